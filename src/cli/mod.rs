@@ -1,0 +1,52 @@
+//! Command-line tools: argument definitions and the runner for each
+//! subcommand. Each tool picks the variant once, here, and calls generic code.
+
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::rules::VariantKind;
+
+/// tempo: a draughts engine for International (10x10) and Brazilian (8x8)
+/// draughts.
+#[derive(Debug, Parser)]
+#[command(name = "tempo", version, about, long_about = None)]
+pub struct Cli {
+    /// The tool to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The variants selectable on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// International draughts, 10x10.
+    International,
+    /// Brazilian draughts, 8x8.
+    Brazilian,
+}
+
+impl From<VariantArg> for VariantKind {
+    fn from(v: VariantArg) -> VariantKind {
+        match v {
+            VariantArg::International => VariantKind::International,
+            VariantArg::Brazilian => VariantKind::Brazilian,
+        }
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the legal-move tree (checks the move generator).
+    Perft(perft::PerftArgs),
+}
+
+/// Runs a parsed command line; an error is printed by `main` with exit 2.
+pub fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args),
+    }
+}

@@ -1,0 +1,71 @@
+//! `tempo perft`: leaf counts per depth, with an optional per-move divide.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::VariantArg;
+use crate::rules::notation::{format_move, parse_position};
+use crate::rules::perft::{divide, perft_threads};
+use crate::rules::{Brazilian, International, MoveStyle, Position, Rules, VariantKind};
+
+/// Arguments of `tempo perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The variant.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Start position as a FEN or Hub position string (default: the initial position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Deepest depth to count; every depth from 1 up is printed.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Also print the count below each root move at the deepest depth.
+    #[arg(long)]
+    pub divide: bool,
+    /// Worker threads sharing the root moves.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+}
+
+/// Runs `tempo perft`.
+pub fn run(args: &PerftArgs) -> Result<ExitCode, String> {
+    match VariantKind::from(args.variant) {
+        VariantKind::International => run_for::<International>(args),
+        VariantKind::Brazilian => run_for::<Brazilian>(args),
+    }
+}
+
+fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
+    let pos = match &args.fen {
+        Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
+        None => Position::<R>::start(),
+    };
+    if args.depth == 0 {
+        return Err("--depth must be at least 1".to_string());
+    }
+    let threads = args.threads as usize;
+    for depth in 1..=args.depth {
+        let started = Instant::now();
+        let nodes = if args.divide && depth == args.depth {
+            let mut total = 0;
+            for (mv, n) in divide(&pos, depth, threads) {
+                println!("{} {n}", format_move::<R>(mv, MoveStyle::Hub));
+                total += n;
+            }
+            total
+        } else {
+            perft_threads(&pos, depth, threads)
+        };
+        let secs = started.elapsed().as_secs_f64();
+        let mnps = if secs > 0.0 {
+            nodes as f64 / secs / 1e6
+        } else {
+            0.0
+        };
+        println!("depth {depth} nodes {nodes} time {secs:.3} mnps {mnps:.1}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

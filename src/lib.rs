@@ -1,0 +1,8 @@
+//! tempo: a draughts engine for International (10x10) and Brazilian (8x8)
+//! draughts.
+//!
+//! Layers, arrows pointing one way: `rules` (pure rules core) is used by
+//! everything above it and uses nothing of the engine.
+
+pub mod cli;
+pub mod rules;

@@ -1,0 +1,210 @@
+//! Board geometries: the padded bit layout of the 10x10 and 8x8 boards.
+//!
+//! Both boards keep their playable squares in one `u64`. Each row holds
+//! `PER_ROW` playable squares (5 on 10x10, 4 on 8x8) and one ghost bit follows
+//! every second row, so a diagonal step is always the same shift and a step
+//! off the left or right edge lands on a ghost bit (never a real square):
+//!
+//! ```text
+//! 10x10, bit index of each square (ghosts at 10, 21, 32, 43):
+//!     row 0:   .  0  .  1  .  2  .  3  .  4      squares  1..5
+//!     row 1:   5  .  6  .  7  .  8  .  9  .      squares  6..10
+//!     row 2:   . 11  . 12  . 13  . 14  . 15      squares 11..15
+//!     ...
+//!     row 9:  49  . 50  . 51  . 52  . 53  .      squares 46..50
+//! ```
+//!
+//! Row 0 is Black's back row (the top of the board as White sees it).
+//! Down-left is `+PER_ROW`, down-right `+PER_ROW + 1`, up-right `-PER_ROW`,
+//! up-left `-(PER_ROW + 1)`.
+//!
+//! Invariant: a bitboard of pieces never has a ghost bit or a bit beyond the
+//! board set; every shift is followed by a mask with a set of real squares.
+
+use super::square::{Bit, Square};
+
+/// One of the four diagonal directions, as seen by White (up = toward row 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Toward row 0 and column a.
+    UpLeft = 0,
+    /// Toward row 0 and the right edge.
+    UpRight = 1,
+    /// Toward the last row and column a.
+    DownLeft = 2,
+    /// Toward the last row and the right edge.
+    DownRight = 3,
+}
+
+impl Dir {
+    /// All four directions.
+    pub const ALL: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
+
+    /// The direction pointing the other way.
+    #[inline(always)]
+    pub const fn reverse(self) -> Dir {
+        match self {
+            Dir::UpLeft => Dir::DownRight,
+            Dir::UpRight => Dir::DownLeft,
+            Dir::DownLeft => Dir::UpRight,
+            Dir::DownRight => Dir::UpLeft,
+        }
+    }
+
+    /// The two directions at right angles to this one.
+    #[inline(always)]
+    pub const fn perpendicular(self) -> [Dir; 2] {
+        match self {
+            Dir::UpLeft | Dir::DownRight => [Dir::UpRight, Dir::DownLeft],
+            Dir::UpRight | Dir::DownLeft => [Dir::UpLeft, Dir::DownRight],
+        }
+    }
+}
+
+/// A board shape: its size and the bit layout of its playable squares.
+pub trait Geometry: Copy + Send + Sync + 'static {
+    /// Number of rows (and columns) of the board.
+    const ROWS: u32;
+    /// Playable squares per row.
+    const PER_ROW: u32;
+    /// Playable squares on the board (standard numbers run 1..=SQUARES).
+    const SQUARES: u32 = Self::ROWS * Self::PER_ROW;
+    /// Bits of all playable squares.
+    const BOARD: u64 = board_mask(Self::ROWS, Self::PER_ROW);
+    /// Bits of row 0 (Black's back row, where White men promote).
+    const TOP_ROW: u64 = row_mask(Self::PER_ROW, 0);
+    /// Bits of the last row (White's back row, where Black men promote).
+    const BOTTOM_ROW: u64 = row_mask(Self::PER_ROW, Self::ROWS - 1);
+    /// Characters a Hub position string has (side to move + one per square).
+    const HUB_LEN: usize = 1 + Self::SQUARES as usize;
+
+    /// Shifts a bitboard one step in `dir`; the result may hold ghost bits
+    /// and must be masked by the caller.
+    #[inline(always)]
+    fn step(bb: u64, dir: Dir) -> u64 {
+        match dir {
+            Dir::UpLeft => bb >> (Self::PER_ROW + 1),
+            Dir::UpRight => bb >> Self::PER_ROW,
+            Dir::DownLeft => bb << Self::PER_ROW,
+            Dir::DownRight => bb << (Self::PER_ROW + 1),
+        }
+    }
+
+    /// The bit of a standard square number.
+    #[inline]
+    fn bit(sq: Square) -> Bit {
+        let s = sq.get() as u32 - 1;
+        Bit::new((s + (s / Self::PER_ROW) / 2) as u8)
+    }
+
+    /// The standard square number of a bit, `None` for a ghost or off-board bit.
+    #[inline]
+    fn square(bit: Bit) -> Option<Square> {
+        let b = bit.index() as u32;
+        if Self::BOARD & (1u64 << b) == 0 {
+            return None;
+        }
+        let pair = b / (2 * Self::PER_ROW + 1);
+        let rem = b % (2 * Self::PER_ROW + 1);
+        Square::new((pair * 2 * Self::PER_ROW + rem + 1) as u8)
+    }
+
+    /// Row (0 = top, Black's back row) and file (0 = column a) of a square.
+    #[inline]
+    fn row_file(sq: Square) -> (u32, u32) {
+        let s = sq.get() as u32 - 1;
+        let row = s / Self::PER_ROW;
+        let col = s % Self::PER_ROW;
+        let file = if row % 2 == 0 { 2 * col + 1 } else { 2 * col };
+        (row, file)
+    }
+
+    /// The square at a row and file, `None` for a light square or off-board.
+    #[inline]
+    fn from_row_file(row: u32, file: u32) -> Option<Square> {
+        if row >= Self::ROWS || file >= Self::ROWS || (row + file) % 2 == 0 {
+            return None;
+        }
+        Square::new((row * Self::PER_ROW + file / 2 + 1) as u8)
+    }
+}
+
+/// Mask of the playable bits of a board with `rows` rows of `per_row` squares.
+pub const fn board_mask(rows: u32, per_row: u32) -> u64 {
+    let mut mask = 0u64;
+    let mut row = 0;
+    while row < rows {
+        mask |= row_mask(per_row, row);
+        row += 1;
+    }
+    mask
+}
+
+/// Mask of the bits of one row.
+pub const fn row_mask(per_row: u32, row: u32) -> u64 {
+    let first = row * per_row + row / 2;
+    ((1u64 << per_row) - 1) << first
+}
+
+/// The 10x10 board of International draughts: 50 squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board10;
+
+impl Geometry for Board10 {
+    const ROWS: u32 = 10;
+    const PER_ROW: u32 = 5;
+}
+
+/// The 8x8 board of Brazilian (and other 8x8) draughts: 32 squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board8;
+
+impl Geometry for Board8 {
+    const ROWS: u32 = 8;
+    const PER_ROW: u32 = 4;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip<G: Geometry>() {
+        for n in 1..=G::SQUARES as u8 {
+            let sq = Square::new(n).unwrap();
+            let bit = G::bit(sq);
+            assert_eq!(G::square(bit), Some(sq));
+            let (row, file) = G::row_file(sq);
+            assert_eq!(G::from_row_file(row, file), Some(sq));
+        }
+        assert_eq!(G::BOARD.count_ones(), G::SQUARES);
+    }
+
+    #[test]
+    fn squares_round_trip_through_bits() {
+        roundtrip::<Board10>();
+        roundtrip::<Board8>();
+    }
+
+    #[test]
+    fn ghosts_sit_between_row_pairs() {
+        for ghost in [10u8, 21, 32, 43] {
+            assert_eq!(Board10::square(Bit::new(ghost)), None);
+        }
+        for ghost in [8u8, 17, 26] {
+            assert_eq!(Board8::square(Bit::new(ghost)), None);
+        }
+    }
+
+    #[test]
+    fn steps_match_the_diagram() {
+        // 10x10: square 28 (row 5) steps to 22/23 up and 32/33 down.
+        let b = |n: u8| 1u64 << Board10::bit(Square::new(n).unwrap()).index();
+        assert_eq!(Board10::step(b(28), Dir::UpLeft), b(22));
+        assert_eq!(Board10::step(b(28), Dir::UpRight), b(23));
+        assert_eq!(Board10::step(b(28), Dir::DownLeft), b(32));
+        assert_eq!(Board10::step(b(28), Dir::DownRight), b(33));
+        // Square 36 is on column a: its left steps fall on ghosts.
+        assert_eq!(Board10::step(b(36), Dir::UpLeft) & Board10::BOARD, 0);
+        assert_eq!(Board10::step(b(36), Dir::DownLeft) & Board10::BOARD, 0);
+    }
+}

@@ -1,0 +1,21 @@
+//! The rules core: boards, positions, legal moves, notation and perft.
+//!
+//! Pure: no threads of its own (perft's optional root split aside), no I/O,
+//! and no knowledge of search or protocols.
+
+pub mod geometry;
+pub mod movegen;
+pub mod mv;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod square;
+pub mod variant;
+pub mod zobrist;
+
+pub use geometry::{Board10, Board8, Dir, Geometry};
+pub use mv::{Move, MoveList};
+pub use notation::{MoveStyle, NotationError};
+pub use position::{Piece, Position, PositionError, Side};
+pub use square::{Bit, Square};
+pub use variant::{Brazilian, International, Rules, VariantKind};

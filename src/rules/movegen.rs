@@ -1,0 +1,341 @@
+//! Legal move generation for the FMJD family (International, Brazilian).
+//!
+//! Steps, per position:
+//! 1. If any piece of the side to move can capture, only captures are legal
+//!    (seed 000 §4.1). Every capture sequence of every piece is followed to
+//!    its end; captured pieces stay on the board until the sequence ends, so
+//!    they block the way and may not be jumped twice, while empty squares
+//!    (the mover's start square included) may be crossed again
+//!    (Turkish strike, §4.7–4.11).
+//! 2. Under the majority rule only the sequences taking the most pieces are
+//!    kept (§4.13, kings count as one); equal ones are a free choice (§4.14).
+//! 3. Sequences with the same from, to and captured set are one move.
+//! 4. Otherwise men step one square forward and kings fly along diagonals.
+//!
+//! A flying king that jumps a piece may land on any empty square beyond it.
+//! Carrying straight on from any of those landings reaches the same next
+//! piece, so straight continuation is explored from the first landing only;
+//! that removes the intermediate-landing duplicates without a search.
+
+use std::marker::PhantomData;
+
+use super::geometry::{Dir, Geometry};
+use super::mv::{Move, MoveList};
+use super::position::{Position, Side};
+use super::square::{Bit, Bits};
+use super::variant::Rules;
+
+/// The directions in which a side's men step forward.
+#[inline(always)]
+const fn forward(white: bool) -> [Dir; 2] {
+    if white {
+        [Dir::UpLeft, Dir::UpRight]
+    } else {
+        [Dir::DownLeft, Dir::DownRight]
+    }
+}
+
+/// The pieces of the side to move, split for the generator.
+#[derive(Clone, Copy)]
+struct Sides {
+    men: u64,
+    kings: u64,
+    opp: u64,
+    empty: u64,
+}
+
+impl Sides {
+    #[inline(always)]
+    fn of<R: Rules>(pos: &Position<R>) -> Sides {
+        let side = pos.side_to_move();
+        Sides {
+            men: pos.men(side),
+            kings: pos.kings(side),
+            opp: pos.pieces(side.opponent()),
+            empty: pos.empty_squares(),
+        }
+    }
+}
+
+/// Fills the legal moves of `pos` into `list` (cleared first).
+pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    list.clear();
+    let sides = Sides::of(pos);
+    match pos.side_to_move() {
+        Side::White => generate_for::<R, true>(sides, list),
+        Side::Black => generate_for::<R, false>(sides, list),
+    }
+}
+
+/// Fills only the captures of `pos` into `list` (cleared first); empty when
+/// the side to move cannot capture.
+pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    list.clear();
+    let sides = Sides::of(pos);
+    match pos.side_to_move() {
+        Side::White => captures::<R, true>(sides, list),
+        Side::Black => captures::<R, false>(sides, list),
+    }
+}
+
+/// Whether the side to move must capture.
+#[inline]
+pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
+    let sides = Sides::of(pos);
+    match pos.side_to_move() {
+        Side::White => can_capture::<R, true>(sides),
+        Side::Black => can_capture::<R, false>(sides),
+    }
+}
+
+/// Whether `side` could capture if it were to move in `pos`.
+pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
+    has_capture(&pos.with_side_to_move(side))
+}
+
+/// The number of legal moves of `pos`; counts quiet moves without listing
+/// them (the leaf step of perft). `list` is scratch space.
+#[inline]
+pub fn count_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList) -> u64 {
+    let sides = Sides::of(pos);
+    match pos.side_to_move() {
+        Side::White => count_for::<R, true>(sides, list),
+        Side::Black => count_for::<R, false>(sides, list),
+    }
+}
+
+#[inline(always)]
+fn generate_for<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
+    if can_capture::<R, WHITE>(s) {
+        captures::<R, WHITE>(s, list);
+    } else {
+        quiet_moves::<R, WHITE>(s, list);
+    }
+}
+
+#[inline(always)]
+fn count_for<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) -> u64 {
+    if can_capture::<R, WHITE>(s) {
+        list.clear();
+        captures::<R, WHITE>(s, list);
+        return list.len() as u64;
+    }
+    let mut n = 0;
+    for d in forward(WHITE) {
+        n += (R::Geometry::step(s.men, d) & s.empty).count_ones();
+    }
+    if s.kings != 0 {
+        for d in Dir::ALL {
+            n += king_reach::<R>(s.kings, s.empty, d).count_ones();
+        }
+    }
+    n as u64
+}
+
+/// Squares the given kings reach moving in `d` over empty squares. Rays of
+/// different kings never overlap, so the count of set bits is the number of
+/// king moves in that direction.
+#[inline(always)]
+fn king_reach<R: Rules>(kings: u64, empty: u64, d: Dir) -> u64 {
+    let mut front = R::Geometry::step(kings, d) & empty;
+    if !R::FLYING_KINGS {
+        return front;
+    }
+    let mut reach = front;
+    while front != 0 {
+        front = R::Geometry::step(front, d) & empty;
+        reach |= front;
+    }
+    reach
+}
+
+/// The directions in which men may capture.
+#[inline(always)]
+fn man_capture_dirs<R: Rules, const WHITE: bool>() -> &'static [Dir] {
+    if R::MEN_CAPTURE_BACKWARD {
+        &Dir::ALL
+    } else if WHITE {
+        &[Dir::UpLeft, Dir::UpRight]
+    } else {
+        &[Dir::DownLeft, Dir::DownRight]
+    }
+}
+
+#[inline(always)]
+fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
+    for &d in man_capture_dirs::<R, WHITE>() {
+        let targets = R::Geometry::step(s.men, d) & s.opp;
+        if R::Geometry::step(targets, d) & s.empty != 0 {
+            return true;
+        }
+    }
+    if s.kings != 0 {
+        for d in Dir::ALL {
+            let origins = king_reach::<R>(s.kings, s.empty, d) | s.kings;
+            let targets = R::Geometry::step(origins, d) & s.opp;
+            if R::Geometry::step(targets, d) & s.empty != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn quiet_moves<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
+    for d in forward(WHITE) {
+        let back = d.reverse();
+        for to in Bits(R::Geometry::step(s.men, d) & s.empty) {
+            let from = Bit::lowest(R::Geometry::step(to.mask(), back));
+            list.push(Move::new(from, to, 0));
+        }
+    }
+    for king in Bits(s.kings) {
+        for d in Dir::ALL {
+            let mut to = R::Geometry::step(king.mask(), d) & s.empty;
+            while to != 0 {
+                list.push(Move::new(king, Bit::lowest(to), 0));
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                to = R::Geometry::step(to, d) & s.empty;
+            }
+        }
+    }
+}
+
+fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
+    let mut gen = Captures::<R> {
+        opp: s.opp,
+        empty: s.empty,
+        from: Bit::new(0),
+        best: 0,
+        list,
+        rules: PhantomData,
+    };
+    let dirs = man_capture_dirs::<R, WHITE>();
+    let mut capturers = 0;
+    for &d in dirs {
+        let back = d.reverse();
+        let over = R::Geometry::step(s.empty, back) & s.opp;
+        capturers |= R::Geometry::step(over, back) & s.men;
+    }
+    for man in Bits(capturers) {
+        gen.from = man;
+        gen.empty = s.empty | man.mask();
+        for &d in dirs {
+            gen.step_jump(man.mask(), 0, d, dirs);
+        }
+    }
+    for king in Bits(s.kings) {
+        gen.from = king;
+        gen.empty = s.empty | king.mask();
+        for d in Dir::ALL {
+            if R::FLYING_KINGS {
+                gen.fly_jump(king.mask(), 0, d);
+            } else {
+                gen.step_jump(king.mask(), 0, d, &Dir::ALL);
+            }
+        }
+    }
+}
+
+/// The state of a capture search for one moving piece.
+struct Captures<'a, R: Rules> {
+    /// Opponent pieces, captured ones included (they stay until the end).
+    opp: u64,
+    /// Empty squares, the mover's start square included.
+    empty: u64,
+    /// Where the moving piece started.
+    from: Bit,
+    /// Most pieces taken by any sequence found so far.
+    best: u32,
+    list: &'a mut MoveList,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Captures<'_, R> {
+    /// Records a finished sequence ending on `to` (one bit).
+    #[inline(always)]
+    fn finish(&mut self, to: u64, captured: u64) {
+        let n = captured.count_ones();
+        if R::MAJORITY_CAPTURE {
+            if n < self.best {
+                return;
+            }
+            if n > self.best {
+                self.list.clear();
+                self.best = n;
+            }
+        }
+        let mv = Move::new(self.from, Bit::lowest(to), captured);
+        if n >= 2 && self.list.contains(mv) {
+            return;
+        }
+        self.list.push(mv);
+    }
+
+    /// A jump of a short-range piece from `at` over the neighbour in `d`;
+    /// returns whether the jump exists (and then follows it to its ends).
+    fn step_jump(&mut self, at: u64, captured: u64, d: Dir, dirs: &[Dir]) -> bool {
+        let over = R::Geometry::step(at, d) & self.opp & !captured;
+        let land = R::Geometry::step(over, d) & self.empty;
+        if land == 0 {
+            return false;
+        }
+        let captured = captured | over;
+        let mut more = false;
+        for &next in dirs {
+            if next != d.reverse() {
+                more |= self.step_jump(land, captured, next, dirs);
+            }
+        }
+        if !more {
+            self.finish(land, captured);
+        }
+        true
+    }
+
+    /// A flying-king jump from `at` along `d`: over empty squares to the
+    /// first piece, which must be an uncaptured opponent piece with an empty
+    /// square behind it; returns whether the jump exists.
+    fn fly_jump(&mut self, at: u64, captured: u64, d: Dir) -> bool {
+        let mut target = R::Geometry::step(at, d);
+        while target & self.empty != 0 {
+            target = R::Geometry::step(target, d);
+        }
+        if target & self.opp & !captured == 0 {
+            return false;
+        }
+        let mut land = R::Geometry::step(target, d) & self.empty;
+        if land == 0 {
+            return false;
+        }
+        let captured = captured | target;
+        let [side_a, side_b] = d.perpendicular();
+        let straight = self.fly_jump(land, captured, d);
+        while land != 0 {
+            let turn =
+                self.fly_jump(land, captured, side_a) | self.fly_jump(land, captured, side_b);
+            if !turn && !straight {
+                self.finish(land, captured);
+            }
+            land = R::Geometry::step(land, d) & self.empty;
+        }
+        true
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// All legal moves, in a new list.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate(self, &mut list);
+        list
+    }
+
+    /// Whether the side to move has no legal move (and so has lost,
+    /// seed 000 §7.2.2–7.2.3).
+    pub fn is_lost(&self) -> bool {
+        count_moves(self, &mut MoveList::new()) == 0
+    }
+}

@@ -1,0 +1,411 @@
+//! `Position<R>`: the pieces on the board, the side to move and the Zobrist
+//! key, for one variant `R`.
+//!
+//! Invariants (checked by `Position::new`, kept by `play`):
+//! - white and black never share a bit; kings is a subset of white | black;
+//! - no bit outside the board's playable squares is set;
+//! - no man stands on the row where it would have promoted;
+//! - `key` equals `compute_key()`.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::geometry::Geometry;
+use super::mv::Move;
+use super::square::{Bit, Bits, Square};
+use super::variant::Rules;
+use super::zobrist;
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Moves first; starts on the high-numbered squares.
+    White,
+    /// Starts on squares 1..=20 (10x10) or 1..=12 (8x8).
+    Black,
+}
+
+impl Side {
+    /// The other player.
+    #[inline(always)]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// `W` or `B`, as in FEN and Hub position strings.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::White => 'W',
+            Side::Black => 'B',
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::White => "white",
+            Side::Black => "black",
+        })
+    }
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// An uncrowned piece.
+    Man(Side),
+    /// A crowned piece.
+    King(Side),
+}
+
+impl Piece {
+    /// The owner of the piece.
+    pub const fn side(self) -> Side {
+        match self {
+            Piece::Man(side) | Piece::King(side) => side,
+        }
+    }
+}
+
+/// Why a set of pieces is not a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A square number outside the board.
+    SquareOutOfRange {
+        /// The number given.
+        square: u32,
+        /// The largest number on this board.
+        max: u32,
+    },
+    /// Two pieces were placed on one square.
+    DuplicateSquare(Square),
+    /// A man stands on the row where it would already have been crowned.
+    ManOnPromotionRow(Square, Side),
+    /// More pieces than a side starts with.
+    TooManyPieces {
+        /// The side with too many.
+        side: Side,
+        /// How many it has.
+        count: u32,
+        /// How many it may have.
+        max: u32,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::SquareOutOfRange { square, max } => {
+                write!(f, "square {square} is not on the board (1..{max})")
+            }
+            PositionError::DuplicateSquare(sq) => write!(f, "square {sq} is given twice"),
+            PositionError::ManOnPromotionRow(sq, side) => {
+                write!(f, "a {side} man on square {sq} would already be a king")
+            }
+            PositionError::TooManyPieces { side, count, max } => {
+                write!(f, "{side} has {count} pieces, at most {max} are possible")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A position of variant `R`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position<R: Rules> {
+    white: u64,
+    black: u64,
+    kings: u64,
+    side: Side,
+    key: u64,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Position<R> {
+    /// The initial position: men on the first `START_ROWS` rows of each side,
+    /// White to move.
+    pub fn start() -> Position<R> {
+        let per_row = <R::Geometry as Geometry>::PER_ROW;
+        let rows = <R::Geometry as Geometry>::ROWS;
+        let mut black = 0;
+        let mut white = 0;
+        for row in 0..R::START_ROWS {
+            black |= super::geometry::row_mask(per_row, row);
+            white |= super::geometry::row_mask(per_row, rows - 1 - row);
+        }
+        Position::from_bits_unchecked(white, black, 0, Side::White)
+    }
+
+    /// A position with no pieces, White to move.
+    pub fn empty() -> Position<R> {
+        Position::from_bits_unchecked(0, 0, 0, Side::White)
+    }
+
+    fn from_bits_unchecked(white: u64, black: u64, kings: u64, side: Side) -> Position<R> {
+        let mut pos = Position {
+            white,
+            black,
+            kings,
+            side,
+            key: 0,
+            rules: PhantomData,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// Builds a position from the pieces on each square, checking every
+    /// invariant of the type.
+    pub fn new(pieces: &[(Square, Piece)], side: Side) -> Result<Position<R>, PositionError> {
+        let max = <R::Geometry as Geometry>::SQUARES;
+        let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
+        for &(sq, piece) in pieces {
+            if sq.get() as u32 > max {
+                return Err(PositionError::SquareOutOfRange {
+                    square: sq.get() as u32,
+                    max,
+                });
+            }
+            let bit = <R::Geometry as Geometry>::bit(sq).mask();
+            if (white | black) & bit != 0 {
+                return Err(PositionError::DuplicateSquare(sq));
+            }
+            match piece {
+                Piece::Man(Side::White) if bit & <R::Geometry as Geometry>::TOP_ROW != 0 => {
+                    return Err(PositionError::ManOnPromotionRow(sq, Side::White))
+                }
+                Piece::Man(Side::Black) if bit & <R::Geometry as Geometry>::BOTTOM_ROW != 0 => {
+                    return Err(PositionError::ManOnPromotionRow(sq, Side::Black))
+                }
+                _ => {}
+            }
+            match piece.side() {
+                Side::White => white |= bit,
+                Side::Black => black |= bit,
+            }
+            if let Piece::King(_) = piece {
+                kings |= bit;
+            }
+        }
+        let most = R::START_ROWS * <R::Geometry as Geometry>::PER_ROW;
+        for (side, set) in [(Side::White, white), (Side::Black, black)] {
+            if set.count_ones() > most {
+                return Err(PositionError::TooManyPieces {
+                    side,
+                    count: set.count_ones(),
+                    max: most,
+                });
+            }
+        }
+        Ok(Position::from_bits_unchecked(white, black, kings, side))
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The same pieces with the other side to move.
+    pub fn with_side_to_move(&self, side: Side) -> Position<R> {
+        Position::from_bits_unchecked(self.white, self.black, self.kings, side)
+    }
+
+    /// Bitboard of one side's pieces.
+    #[inline(always)]
+    pub fn pieces(&self, side: Side) -> u64 {
+        match side {
+            Side::White => self.white,
+            Side::Black => self.black,
+        }
+    }
+
+    /// Bitboard of one side's men.
+    #[inline(always)]
+    pub fn men(&self, side: Side) -> u64 {
+        self.pieces(side) & !self.kings
+    }
+
+    /// Bitboard of one side's kings.
+    #[inline(always)]
+    pub fn kings(&self, side: Side) -> u64 {
+        self.pieces(side) & self.kings
+    }
+
+    /// Bitboard of all kings.
+    #[inline(always)]
+    pub fn all_kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// Bitboard of all pieces.
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.white | self.black
+    }
+
+    /// Bitboard of the empty playable squares.
+    #[inline(always)]
+    pub fn empty_squares(&self) -> u64 {
+        <R::Geometry as Geometry>::BOARD & !(self.white | self.black)
+    }
+
+    /// The piece on a bit, if any.
+    pub fn piece_on(&self, bit: Bit) -> Option<Piece> {
+        let mask = bit.mask();
+        let side = if self.white & mask != 0 {
+            Side::White
+        } else if self.black & mask != 0 {
+            Side::Black
+        } else {
+            return None;
+        };
+        Some(if self.kings & mask != 0 {
+            Piece::King(side)
+        } else {
+            Piece::Man(side)
+        })
+    }
+
+    /// The piece on a standard square, if any (`None` off the board too).
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if sq.get() as u32 > <R::Geometry as Geometry>::SQUARES {
+            return None;
+        }
+        self.piece_on(<R::Geometry as Geometry>::bit(sq))
+    }
+
+    /// Every piece with its square, in square order.
+    pub fn piece_list(&self) -> Vec<(Square, Piece)> {
+        Bits(self.occupied())
+            .filter_map(|bit| Some((<R::Geometry as Geometry>::square(bit)?, self.piece_on(bit)?)))
+            .collect()
+    }
+
+    /// The Zobrist key, kept incrementally by `play`.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The Zobrist key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = zobrist::of_set(zobrist::WHITE_MAN, self.white & !self.kings)
+            ^ zobrist::of_set(zobrist::BLACK_MAN, self.black & !self.kings)
+            ^ zobrist::of_set(zobrist::WHITE_KING, self.white & self.kings)
+            ^ zobrist::of_set(zobrist::BLACK_KING, self.black & self.kings);
+        if self.side == Side::Black {
+            key ^= zobrist::BLACK_TO_MOVE;
+        }
+        key
+    }
+
+    /// The position after `mv`, which must be legal in this position.
+    ///
+    /// Captured pieces are removed, the mover lands on `to`, and a man that
+    /// ends its move on the far row is crowned (seed 000 §3.5, §4.15).
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position<R> {
+        let from = mv.from().mask();
+        let to = mv.to().mask();
+        let captured = mv.captured();
+        let is_king = self.kings & from != 0;
+        let mut next = *self;
+        let (man_kind, king_kind, opp_man, opp_king) = match self.side {
+            Side::White => (
+                zobrist::WHITE_MAN,
+                zobrist::WHITE_KING,
+                zobrist::BLACK_MAN,
+                zobrist::BLACK_KING,
+            ),
+            Side::Black => (
+                zobrist::BLACK_MAN,
+                zobrist::BLACK_KING,
+                zobrist::WHITE_MAN,
+                zobrist::WHITE_KING,
+            ),
+        };
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        if captured != 0 {
+            key ^= zobrist::of_set(opp_man, captured & !self.kings)
+                ^ zobrist::of_set(opp_king, captured & self.kings);
+            next.kings &= !captured;
+        }
+        match self.side {
+            Side::White => {
+                next.white ^= from ^ to;
+                next.black &= !captured;
+            }
+            Side::Black => {
+                next.black ^= from ^ to;
+                next.white &= !captured;
+            }
+        }
+        if is_king {
+            next.kings ^= from ^ to;
+            key ^= zobrist::PIECE[king_kind][mv.from().index()]
+                ^ zobrist::PIECE[king_kind][mv.to().index()];
+        } else {
+            let promotion_row = match self.side {
+                Side::White => <R::Geometry as Geometry>::TOP_ROW,
+                Side::Black => <R::Geometry as Geometry>::BOTTOM_ROW,
+            };
+            key ^= zobrist::PIECE[man_kind][mv.from().index()];
+            if to & promotion_row != 0 {
+                next.kings |= to;
+                key ^= zobrist::PIECE[king_kind][mv.to().index()];
+            } else {
+                key ^= zobrist::PIECE[man_kind][mv.to().index()];
+            }
+        }
+        next.side = self.side.opponent();
+        next.key = key;
+        next
+    }
+
+    /// Whether the piece that moves in `mv` is a man.
+    #[inline(always)]
+    pub fn moves_man(&self, mv: Move) -> bool {
+        self.kings & mv.from().mask() == 0
+    }
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position<{}>({})",
+            R::NAME,
+            super::notation::to_fen(self)
+        )
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    /// An ASCII diagram of the board as White sees it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = <R::Geometry as Geometry>::ROWS;
+        for row in 0..rows {
+            for file in 0..rows {
+                let c = match <R::Geometry as Geometry>::from_row_file(row, file) {
+                    None => ' ',
+                    Some(sq) => match self.piece_at(sq) {
+                        None => '.',
+                        Some(Piece::Man(Side::White)) => 'w',
+                        Some(Piece::Man(Side::Black)) => 'b',
+                        Some(Piece::King(Side::White)) => 'W',
+                        Some(Piece::King(Side::Black)) => 'B',
+                    },
+                };
+                write!(f, "{c} ")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{} to move", self.side)
+    }
+}

@@ -1,0 +1,57 @@
+//! Zobrist keys: one random 64-bit number per (piece, bit) and one for the
+//! side to move, built at compile time from a fixed seed so keys are the same
+//! in every run (the book and tests rely on that).
+
+/// Piece kinds as indices into the key table.
+pub const WHITE_MAN: usize = 0;
+/// Black man index.
+pub const BLACK_MAN: usize = 1;
+/// White king index.
+pub const WHITE_KING: usize = 2;
+/// Black king index.
+pub const BLACK_KING: usize = 3;
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn build() -> ([[u64; 64]; 4], u64) {
+    let mut table = [[0u64; 64]; 4];
+    let mut state = 0x7E3B_0D1A_C0FF_EE00u64;
+    let mut kind = 0;
+    while kind < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            let (next, value) = splitmix(state);
+            state = next;
+            table[kind][bit] = value;
+            bit += 1;
+        }
+        kind += 1;
+    }
+    let (_, side) = splitmix(state);
+    (table, side)
+}
+
+const KEYS: ([[u64; 64]; 4], u64) = build();
+
+/// The key of one piece kind on one bit.
+pub static PIECE: [[u64; 64]; 4] = KEYS.0;
+
+/// Xored into the key when Black is to move.
+pub const BLACK_TO_MOVE: u64 = KEYS.1;
+
+/// The xor of the keys of every bit set in `bb` for piece kind `kind`.
+#[inline]
+pub fn of_set(kind: usize, mut bb: u64) -> u64 {
+    let mut key = 0;
+    while bb != 0 {
+        key ^= PIECE[kind][bb.trailing_zeros() as usize];
+        bb &= bb - 1;
+    }
+    key
+}
