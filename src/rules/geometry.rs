@@ -115,14 +115,14 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         let s = sq.get() as u32 - 1;
         let row = s / Self::PER_ROW;
         let col = s % Self::PER_ROW;
-        let file = if row % 2 == 0 { 2 * col + 1 } else { 2 * col };
+        let file = if row.is_multiple_of(2) { 2 * col + 1 } else { 2 * col };
         (row, file)
     }
 
     /// The square at a row and file, `None` for a light square or off-board.
     #[inline]
     fn from_row_file(row: u32, file: u32) -> Option<Square> {
-        if row >= Self::ROWS || file >= Self::ROWS || (row + file) % 2 == 0 {
+        if row >= Self::ROWS || file >= Self::ROWS || (row + file).is_multiple_of(2) {
             return None;
         }
         Square::new((row * Self::PER_ROW + file / 2 + 1) as u8)
