@@ -88,9 +88,20 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
     }
 }
 
-/// Whether `side` could capture if it were to move in `pos`.
+/// Whether `side` could capture if it were to move in `pos` (for the side
+/// not to move: whether it threatens a capture).
+#[inline]
 pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
-    has_capture(&pos.with_side_to_move(side))
+    let sides = Sides {
+        men: pos.men(side),
+        kings: pos.kings(side),
+        opp: pos.pieces(side.opponent()),
+        empty: pos.empty_squares(),
+    };
+    match side {
+        Side::White => can_capture::<R, true>(sides),
+        Side::Black => can_capture::<R, false>(sides),
+    }
 }
 
 /// The number of legal moves of `pos`; counts quiet moves without listing

@@ -1,0 +1,197 @@
+//! The game an engine follows, per variant, behind an object-safe trait so
+//! the variant is chosen once (in `EngineHost`) and everything below is
+//! specialised at compile time.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::Sender;
+
+use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
+use super::Options;
+use crate::rules::notation::{parse_move, parse_position, to_hub};
+use crate::rules::{Brazilian, Geometry, International, Move, Position, Rules, VariantKind};
+use crate::search::tt::Table;
+use crate::search::{search, Control, Iteration, SearchSetup, MATE, MATE_BOUND};
+
+/// Stack size of the thread that runs a search.
+const SEARCH_STACK: usize = 32 << 20;
+
+/// A variant's game, seen without its type.
+pub(super) trait VariantGame: Send {
+    /// Replaces the game with a start position and moves played from it.
+    fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError>;
+    /// The current position as a Hub position string.
+    fn hub_string(&self) -> String;
+    /// Starts a search of the current position on a new thread.
+    fn start_search(
+        &self,
+        table: Arc<Table>,
+        control: Arc<Control>,
+        options: &Options,
+        mode: GoMode,
+        limits: Limits,
+        events: Sender<EngineEvent>,
+    ) -> Result<JoinHandle<()>, EngineError>;
+}
+
+/// A new game in the initial position of `kind`.
+pub(super) fn new_game_state(kind: VariantKind) -> Box<dyn VariantGame> {
+    match kind {
+        VariantKind::International => Box::new(GameState::<International>::new()),
+        VariantKind::Brazilian => Box::new(GameState::<Brazilian>::new()),
+    }
+}
+
+/// The positions of a game of variant `R`, the current one last.
+struct GameState<R: Rules> {
+    positions: Vec<Position<R>>,
+    /// Plies since the last man move or capture, for each position.
+    reversible: Vec<u32>,
+}
+
+/// Plies of king-only moves that draw a game: 25 moves each (International,
+/// seed 000 §6.2), 20 moves each (Brazilian).
+fn king_move_plies(kind: VariantKind) -> u32 {
+    match kind {
+        VariantKind::International => 50,
+        VariantKind::Brazilian => 40,
+    }
+}
+
+impl<R: Rules> GameState<R> {
+    fn new() -> Self {
+        GameState {
+            positions: vec![Position::start()],
+            reversible: vec![0],
+        }
+    }
+
+    fn current(&self) -> Position<R> {
+        *self.positions.last().expect("a game has a position")
+    }
+}
+
+/// Square numbers of a move of variant `R`.
+fn squares<R: Rules>(mv: Move) -> MoveSquares {
+    let n = |bit| <R::Geometry as Geometry>::square(bit).map_or(0, |s| s.get());
+    let mut captured: Vec<u8> = mv.captured_bits().map(n).collect();
+    captured.sort_unstable();
+    MoveSquares {
+        from: n(mv.from()),
+        to: n(mv.to()),
+        captured,
+    }
+}
+
+/// A search score as the protocols see it.
+fn score_of(score: i32) -> Score {
+    if score > MATE_BOUND {
+        Score::WinIn((MATE - score) as u32)
+    } else if score < -MATE_BOUND {
+        Score::LossIn((MATE + score) as u32)
+    } else {
+        Score::Centimen(score)
+    }
+}
+
+impl<R: Rules> VariantGame for GameState<R> {
+    fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError> {
+        let start =
+            parse_position::<R>(position).map_err(|e| EngineError::BadPosition(e.to_string()))?;
+        let mut positions = vec![start];
+        let mut reversible = vec![0];
+        for (i, text) in moves.iter().enumerate() {
+            let pos = *positions.last().expect("not empty");
+            let mv = parse_move(&pos, text).map_err(|e| EngineError::IllegalMove {
+                text: text.to_string(),
+                index: i + 1,
+                why: e.to_string(),
+            })?;
+            let rev = if mv.is_capture() || pos.moves_man(mv) {
+                0
+            } else {
+                reversible.last().copied().unwrap_or(0) + 1
+            };
+            positions.push(pos.play(mv));
+            reversible.push(rev);
+        }
+        self.positions = positions;
+        self.reversible = reversible;
+        Ok(())
+    }
+
+    fn hub_string(&self) -> String {
+        to_hub(&self.current())
+    }
+
+    fn start_search(
+        &self,
+        table: Arc<Table>,
+        control: Arc<Control>,
+        options: &Options,
+        mode: GoMode,
+        limits: Limits,
+        events: Sender<EngineEvent>,
+    ) -> Result<JoinHandle<()>, EngineError> {
+        let root = self.current();
+        if root.is_lost() {
+            return Err(EngineError::GameOver(format!(
+                "{} has no legal move",
+                root.side_to_move()
+            )));
+        }
+        let rev = self.reversible.last().copied().unwrap_or(0);
+        let earlier = self.positions.len() - 1;
+        let first = earlier.saturating_sub(rev as usize);
+        let mut setup = SearchSetup::new(root, limits);
+        setup.history = self.positions[first..earlier]
+            .iter()
+            .map(|p| p.key())
+            .collect();
+        setup.reversible_plies = rev;
+        setup.king_move_limit = king_move_plies(R::KIND);
+        setup.threads = options.threads;
+        setup.multipv = if mode == GoMode::Analyze {
+            options.multipv
+        } else {
+            1
+        };
+        setup.search_single_move = mode == GoMode::Analyze;
+        std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || run_search(setup, &table, &control, &events))
+            .map_err(|e| EngineError::Io(format!("cannot start the search thread: {e}")))
+    }
+}
+
+/// Runs one search, forwarding its iterations and sending the one `Done`.
+fn run_search<R: Rules>(
+    setup: SearchSetup<R>,
+    table: &Table,
+    control: &Control,
+    events: &Sender<EngineEvent>,
+) {
+    let multipv = setup.multipv > 1;
+    let mut report = |it: &Iteration| {
+        // A closed channel means nobody listens any more; the search ends
+        // on its own limits or stop.
+        let _ = events.send(EngineEvent::Info(SearchInfo {
+            depth: it.depth,
+            seldepth: it.seldepth,
+            score: score_of(it.score),
+            nodes: it.nodes,
+            time: it.time,
+            pv: it.pv.iter().map(|&m| squares::<R>(m)).collect(),
+            hashfull: it.hashfull,
+            multipv: multipv.then_some(it.multipv as u32),
+            book: false,
+        }));
+    };
+    let result = search(&setup, table, control, &mut report);
+    let _ = events.send(EngineEvent::Done {
+        best: result.best.map(squares::<R>),
+        ponder: result.ponder.map(squares::<R>),
+    });
+}

@@ -1,0 +1,209 @@
+//! Static evaluation of a position, in hundredths of a man, from the view of
+//! the side to move. Depends only on the rules core.
+//!
+//! All weights sit in one table, `Weights`, so a tuning run can fit them to
+//! game results. Features are computed with popcounts over region masks of
+//! the board, so evaluating costs a few dozen instructions.
+
+use crate::rules::{Geometry, Position, Rules, Side};
+
+/// Every weight of the evaluation, in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of a man.
+    pub man: i32,
+    /// Value of a king.
+    pub king: i32,
+    /// Bonus per man by rows advanced from its own back row (index 0 = back row).
+    pub advance: [i32; 10],
+    /// Bonus per man on the central squares.
+    pub centre: i32,
+    /// Bonus per man still on its back row, scaled by how full the board is.
+    pub back_rank: i32,
+    /// Penalty per man of difference between the left and right halves.
+    pub balance: i32,
+    /// Bonus per man standing on the outpost squares (24/27 and mirrors on 10x10).
+    pub outpost: i32,
+    /// Bonus per empty square a king can reach (endgame mobility).
+    pub king_mobility: i32,
+    /// Bonus for a man with no enemy piece able to stop it from crowning.
+    pub runaway: i32,
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    man: 100,
+    king: 320,
+    advance: [0, 1, 2, 3, 5, 7, 9, 12, 15, 0],
+    centre: 4,
+    back_rank: 3,
+    balance: 2,
+    outpost: 3,
+    king_mobility: 1,
+    runaway: 40,
+};
+
+/// Region masks of a board, derived from its geometry at compile time.
+trait Regions: Geometry {
+    /// The middle rows and files.
+    const CENTRE: u64 = region::<Self>(Self::ROWS / 2 - 2, Self::ROWS / 2 + 1, 2, Self::ROWS - 3);
+    /// Files a..(half).
+    const LEFT: u64 = region::<Self>(0, Self::ROWS - 1, 0, Self::ROWS / 2 - 1);
+    /// Files (half)..end.
+    const RIGHT: u64 = region::<Self>(0, Self::ROWS - 1, Self::ROWS / 2, Self::ROWS - 1);
+}
+
+impl<G: Geometry> Regions for G {}
+
+/// Bits of the squares with row in `r0..=r1` and file in `f0..=f1`.
+const fn region<G: Geometry>(r0: u32, r1: u32, f0: u32, f1: u32) -> u64 {
+    let mut mask = 0u64;
+    let mut row = r0;
+    while row <= r1 {
+        let mut file = f0;
+        while file <= f1 {
+            if !(row + file).is_multiple_of(2) {
+                let s = row * G::PER_ROW + file / 2;
+                mask |= 1u64 << (s + (s / G::PER_ROW) / 2);
+            }
+            file += 1;
+        }
+        row += 1;
+    }
+    mask
+}
+
+/// Bit of standard square `n` (1-based) on geometry `G`.
+const fn bit_of<G: Geometry>(n: u32) -> u64 {
+    let s = n - 1;
+    1u64 << (s + (s / G::PER_ROW) / 2)
+}
+
+/// The evaluation of `pos` from the side to move's view.
+pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
+    let w = &WEIGHTS;
+    let white = side_score::<R>(pos, Side::White, w);
+    let black = side_score::<R>(pos, Side::Black, w);
+    let score = white - black;
+    match pos.side_to_move() {
+        Side::White => score,
+        Side::Black => -score,
+    }
+}
+
+/// The row index (0 = own back row) seen from `side`, as a row mask.
+#[inline(always)]
+fn own_row<G: Geometry>(side: Side, advanced: u32) -> u64 {
+    let row = match side {
+        Side::White => G::ROWS - 1 - advanced,
+        Side::Black => advanced,
+    };
+    crate::rules::geometry::row_mask(G::PER_ROW, row)
+}
+
+#[inline(always)]
+fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+    let men = pos.men(side);
+    let kings = pos.kings(side);
+    let total = pos.occupied().count_ones() as i32;
+    let mut s = w.man * men.count_ones() as i32 + w.king * kings.count_ones() as i32;
+    if men != 0 {
+        for a in 1..R::Geometry::ROWS - 1 {
+            let n = (men & own_row::<R::Geometry>(side, a)).count_ones() as i32;
+            s += n * w.advance[a.min(9) as usize];
+        }
+        s += w.centre * (men & R::Geometry::CENTRE).count_ones() as i32;
+        let back = (men & own_row::<R::Geometry>(side, 0)).count_ones() as i32;
+        s += w.back_rank * back * total / (2 * R::START_ROWS * R::Geometry::PER_ROW) as i32;
+        let left = (men & R::Geometry::LEFT).count_ones() as i32;
+        let right = (men & R::Geometry::RIGHT).count_ones() as i32;
+        s -= w.balance * (left - right).abs();
+        s += w.outpost * (men & outposts::<R::Geometry>(side)).count_ones() as i32;
+        s += w.runaway * runaways::<R>(pos, side);
+    }
+    if kings != 0 && total <= 12 {
+        let empty = pos.empty_squares();
+        let mut reach = 0u64;
+        for d in crate::rules::Dir::ALL {
+            let mut front = R::Geometry::step(kings, d) & empty;
+            while front != 0 {
+                reach |= front;
+                front = R::Geometry::step(front, d) & empty;
+            }
+        }
+        s += w.king_mobility * reach.count_ones() as i32;
+    }
+    s
+}
+
+/// The outpost squares of a side: 24 and 27 for White on 10x10 (27 and 24
+/// mirrored for Black); the matching centre squares on 8x8.
+#[inline(always)]
+fn outposts<G: Geometry>(side: Side) -> u64 {
+    let (a, b) = if G::SQUARES == 50 { (24, 27) } else { (14, 15) };
+    match side {
+        Side::White => bit_of::<G>(a) | bit_of::<G>(b),
+        Side::Black => bit_of::<G>(G::SQUARES + 1 - a) | bit_of::<G>(G::SQUARES + 1 - b),
+    }
+}
+
+/// Men on the two rows before promotion whose way to the far row cannot be
+/// blocked: every square of the cone in front of them is empty.
+#[inline(always)]
+fn runaways<R: Rules>(pos: &Position<R>, side: Side) -> i32 {
+    let rows = R::Geometry::ROWS;
+    let empty = pos.empty_squares();
+    let [l, r] = match side {
+        Side::White => [crate::rules::Dir::UpLeft, crate::rules::Dir::UpRight],
+        Side::Black => [crate::rules::Dir::DownLeft, crate::rules::Dir::DownRight],
+    };
+    let near = own_row::<R::Geometry>(side, rows - 2) | own_row::<R::Geometry>(side, rows - 3);
+    let mut count = 0;
+    for man in crate::rules::square::Bits(pos.men(side) & near) {
+        let mut cone = man.mask();
+        let mut free = true;
+        loop {
+            let next = R::Geometry::step(cone, l) | R::Geometry::step(cone, r);
+            let next = next & R::Geometry::BOARD;
+            if next == 0 {
+                break;
+            }
+            if next & !empty != 0 {
+                free = false;
+                break;
+            }
+            cone = next;
+        }
+        count += free as i32;
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::parse_fen;
+    use crate::rules::{Brazilian, International};
+
+    #[test]
+    fn start_positions_are_balanced() {
+        assert_eq!(evaluate(&Position::<International>::start()), 0);
+        assert_eq!(evaluate(&Position::<Brazilian>::start()), 0);
+    }
+
+    #[test]
+    fn an_extra_man_is_worth_about_a_man() {
+        let pos = parse_fen::<International>("W:W31,32,33:B18,19").unwrap();
+        let s = evaluate(&pos);
+        assert!(s > 50 && s < 200, "{s}");
+        let flipped = pos.with_side_to_move(Side::Black);
+        assert_eq!(evaluate(&flipped), -s);
+    }
+
+    #[test]
+    fn mirror_positions_score_opposite() {
+        let a = parse_fen::<International>("W:W28,33,K45:B12,19").unwrap();
+        let b = parse_fen::<International>("B:B23,18,K6:W39,32").unwrap();
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+}

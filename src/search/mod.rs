@@ -1,0 +1,230 @@
+//! Search: iterative-deepening principal-variation search over the rules
+//! core, with a shared lock-free transposition table and Lazy SMP.
+//!
+//! The search takes typed `Limits`, reports typed `Iteration`s through a
+//! callback and returns a `SearchResult`; it never reads input nor formats
+//! protocol text.
+//!
+//! Threads: `threads` workers run the same iterative deepening on one shared
+//! table (helpers start one ply deeper on odd ids to spread the work); the
+//! first worker alone reports, manages time and decides the move, from its
+//! deepest completed iteration. When it finishes it raises the stop flag and
+//! the helpers return.
+
+pub mod limits;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use crate::rules::{Move, Position, Rules};
+pub use limits::Limits;
+use tt::Table;
+use worker::Worker;
+
+/// Deepest ply the search reaches, extensions and quiescence included.
+pub const MAX_PLY: usize = 128;
+/// Score of a win at the root; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (in absolute value) are wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 31_000;
+
+/// Signals shared between the engine and a running search: stop, ponder-hit,
+/// and the moment the clock started.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    started: Mutex<Instant>,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new(false)
+    }
+}
+
+impl Control {
+    /// Fresh signals; with `pondering` the clock waits for `ponder_hit`.
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            started: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Asks the search to finish as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponder_hit(&self) {
+        *self.started.lock() = Instant::now();
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the search is still pondering (its clock not running).
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Time on the clock since the search (or the ponder-hit) started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.lock().elapsed()
+    }
+}
+
+/// What one search is asked to do.
+#[derive(Clone, Debug)]
+pub struct SearchSetup<R: Rules> {
+    /// The position to search.
+    pub root: Position<R>,
+    /// Keys of the game's earlier positions since the last irreversible
+    /// move, oldest first, the root excluded (for repetitions).
+    pub history: Vec<u64>,
+    /// Plies played since the last man move or capture, up to the root.
+    pub reversible_plies: u32,
+    /// Plies of king-only moves that end the game as a draw (the king-move
+    /// rule), 0 for none.
+    pub king_move_limit: u32,
+    /// When to stop.
+    pub limits: Limits,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Lines to report in analysis (1 = only the best).
+    pub multipv: usize,
+    /// Search even when only one move is legal (analysis).
+    pub search_single_move: bool,
+}
+
+impl<R: Rules> SearchSetup<R> {
+    /// A setup for `root` with the given limits and defaults elsewhere.
+    pub fn new(root: Position<R>, limits: Limits) -> SearchSetup<R> {
+        SearchSetup {
+            root,
+            history: Vec::new(),
+            reversible_plies: 0,
+            king_move_limit: 0,
+            limits,
+            threads: 1,
+            multipv: 1,
+            search_single_move: false,
+        }
+    }
+}
+
+/// The report of one completed iteration (or of one line of it, in
+/// multi-PV).
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    /// Iteration depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score in hundredths of a man, or a mate score (see `MATE`).
+    pub score: i32,
+    /// Nodes of all workers.
+    pub nodes: u64,
+    /// Time since the start.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Table fill in permille.
+    pub hashfull: u32,
+    /// Line rank in multi-PV, from 1.
+    pub multipv: usize,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` when there is no legal move).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Its score.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes of all workers.
+    pub nodes: u64,
+}
+
+/// A node counter on its own cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+/// State the workers of one search share.
+struct Shared<'a> {
+    table: &'a Table,
+    control: &'a Control,
+    counters: Vec<Counter>,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    fn nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.0.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// Runs a search to its limits (or a stop) and returns the move.
+///
+/// `report` is called by the first worker after every completed iteration.
+pub fn search<R: Rules>(
+    setup: &SearchSetup<R>,
+    table: &Table,
+    control: &Control,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    table.new_search();
+    let budget = setup.limits.budget();
+    let shared = Shared {
+        table,
+        control,
+        counters: (0..setup.threads.max(1))
+            .map(|_| Counter::default())
+            .collect(),
+        hard: budget.hard,
+        node_limit: setup.limits.nodes,
+    };
+    let threads = setup.threads.max(1);
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            let setup = setup.clone();
+            // A helper that cannot be spawned only makes the search narrower.
+            let _ = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(id, &setup, shared);
+                    w.iterate(&setup, None, &mut |_| {});
+                });
+        }
+        let mut main = Worker::new(0, setup, &shared);
+        let result = main.iterate(setup, budget.soft, report);
+        control.stop();
+        SearchResult {
+            nodes: shared.nodes(),
+            ..result
+        }
+    })
+}

@@ -1,0 +1,246 @@
+//! The transposition table: shared by all search threads, lock-free.
+//!
+//! Each entry is two atomic words, `check = key ^ data` and `data`; a probe
+//! accepts an entry only when `check ^ data == key`, so a torn write by a
+//! racing thread reads as a miss, never as another position's data.
+//! Four entries make a 64-byte bucket (one cache line).
+//!
+//! ```text
+//! data bits:  0..16  score (i16, mate scores relative to this node)
+//!            16..24  depth (plies, 0..255)
+//!            24..26  bound: 1 upper, 2 lower, 3 exact
+//!            26..32  age (search generation, 6 bits)
+//!            32..38  move from (bit index)   38..44 move to (bit index)
+//!            44..52  hash of the captured set 52     has-move flag
+//! ```
+//! The stored move is matched against the legal moves of the position on
+//! use, so a probe can never produce an illegal move.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::rules::Move;
+
+/// Kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this.
+    Upper = 1,
+    /// The true score is at least this.
+    Lower = 2,
+    /// The true score.
+    Exact = 3,
+}
+
+/// A move as stored in the table: enough to find it among the legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MoveHint(u32);
+
+impl MoveHint {
+    /// The hint of a move.
+    pub fn of(mv: Move) -> MoveHint {
+        let cap = (mv.captured().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u32;
+        MoveHint(1 << 20 | (mv.from().index() as u32) | (mv.to().index() as u32) << 6 | cap << 12)
+    }
+
+    /// Whether the hint holds a move at all.
+    pub fn is_some(self) -> bool {
+        self.0 & (1 << 20) != 0
+    }
+
+    /// Whether `mv` is the hinted move.
+    pub fn matches(self, mv: Move) -> bool {
+        self.is_some() && MoveHint::of(mv) == self
+    }
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Stored score (mate scores relative to the stored node).
+    pub score: i32,
+    /// Depth the score was searched to.
+    pub depth: i32,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+    /// The best move found there, if any.
+    pub hint: MoveHint,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [[AtomicU64; 2]; 4],
+}
+
+/// The shared table.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    age: AtomicU64,
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+impl Table {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Table {
+        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        Table {
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Size in bytes of the entries.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation, so older entries are replaced first.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn age(&self) -> u64 {
+        self.age.load(Ordering::Relaxed) & 63
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Prefetch-free probe: the entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot[1].load(Ordering::Relaxed);
+            let check = slot[0].load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result, replacing the same key or the least useful entry.
+    #[inline]
+    pub fn store(&self, key: u64, score: i32, depth: i32, bound: Bound, hint: MoveHint) {
+        let age = self.age();
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i64::MAX;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            let check = slot[0].load(Ordering::Relaxed);
+            if data == 0 {
+                victim = i;
+                victim_worth = i64::MIN;
+                continue;
+            }
+            if check ^ data == key {
+                let old = unpack(data);
+                // Keep a deeper exact result of this search for a shallow bound.
+                if bound != Bound::Exact && old.depth > depth + 2 && (data >> 26) & 63 == age {
+                    return;
+                }
+                let hint = if hint.is_some() { hint } else { old.hint };
+                write(slot, key, pack(score, depth, bound, age, hint));
+                return;
+            }
+            let entry_age = (data >> 26) & 63;
+            let stale = ((age + 64 - entry_age) & 63) as i64;
+            let worth = ((data >> 16) & 0xFF) as i64 - 8 * stale;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        write(
+            &bucket.slots[victim],
+            key,
+            pack(score, depth, bound, age, hint),
+        );
+    }
+
+    /// Permille of sampled entries written in the current search generation.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for slot in &b.slots {
+                let data = slot[1].load(Ordering::Relaxed);
+                if data != 0 && (data >> 26) & 63 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[inline(always)]
+fn write(slot: &[AtomicU64; 2], key: u64, data: u64) {
+    slot[0].store(key ^ data, Ordering::Relaxed);
+    slot[1].store(data, Ordering::Relaxed);
+}
+
+#[inline(always)]
+fn pack(score: i32, depth: i32, bound: Bound, age: u64, hint: MoveHint) -> u64 {
+    (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64)
+        | (depth.clamp(0, 255) as u64) << 16
+        | (bound as u64) << 24
+        | age << 26
+        | (hint.0 as u64) << 32
+}
+
+#[inline(always)]
+fn unpack(data: u64) -> Entry {
+    Entry {
+        score: data as u16 as i16 as i32,
+        depth: ((data >> 16) & 0xFF) as i32,
+        bound: match (data >> 24) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        },
+        hint: MoveHint((data >> 32) as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{International, Position};
+
+    #[test]
+    fn stores_and_finds_an_entry() {
+        let t = Table::new(1);
+        let pos = Position::<International>::start();
+        let mv = pos.legal_moves().as_slice()[3];
+        t.store(pos.key(), -123, 7, Bound::Lower, MoveHint::of(mv));
+        let e = t.probe(pos.key()).unwrap();
+        assert_eq!((e.score, e.depth, e.bound), (-123, 7, Bound::Lower));
+        assert!(e.hint.matches(mv));
+        assert!(!e.hint.matches(pos.legal_moves().as_slice()[2]));
+        assert!(t.probe(pos.key() ^ 1).is_none());
+    }
+
+    #[test]
+    fn memory_stays_within_the_size() {
+        for mib in [1, 3, 16] {
+            assert!(Table::new(mib).bytes() <= mib << 20);
+        }
+    }
+}
