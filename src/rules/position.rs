@@ -116,7 +116,7 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 /// A position of variant `R`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Position<R: Rules> {
     white: u64,
     black: u64,
@@ -124,6 +124,21 @@ pub struct Position<R: Rules> {
     side: Side,
     key: u64,
     rules: PhantomData<R>,
+}
+
+impl<R: Rules> PartialEq for Position<R> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.white, self.black, self.kings, self.side)
+            == (other.white, other.black, other.kings, other.side)
+    }
+}
+
+impl<R: Rules> Eq for Position<R> {}
+
+impl<R: Rules> std::hash::Hash for Position<R> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
 }
 
 impl<R: Rules> Position<R> {

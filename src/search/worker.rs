@@ -17,6 +17,14 @@ use crate::rules::{Move, MoveList, Position, Rules};
 const CHECK_EVERY: u64 = 1024;
 /// Half-width of the first aspiration window, in hundredths of a man.
 const ASPIRATION: i32 = 25;
+/// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.0;
+/// Reverse futility pruning: depth limit and margin per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 60;
+/// Late-move pruning applies up to this depth.
+const LATE_MOVE_DEPTH: i32 = 3;
 /// Quiet plies quiescence may add when the opponent threatens a capture.
 const THREAT_PLIES: u32 = 1;
 
@@ -47,6 +55,8 @@ pub(super) struct Worker<'a, R: Rules> {
     root_moves: Vec<RootMove>,
     king_move_limit: u32,
     root_rev: u32,
+    /// Late-move reductions by [depth][move index].
+    reductions: Vec<[i32; 64]>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -69,6 +79,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_moves: Vec::new(),
             king_move_limit: setup.king_move_limit,
             root_rev: setup.reversible_plies,
+            reductions: reduction_table(),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -388,6 +399,17 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.lists[ply] = list;
             return -MATE + ply as i32;
         }
+        // 5a. Quiet, far above beta near the horizon: trust the static score
+        // (not when a capture is pending for either side).
+        let calm = !list.as_slice()[0].is_capture()
+            && !side_has_capture(pos, pos.side_to_move().opponent());
+        if !pv_node && calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
+            let eval = evaluate(pos);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                self.lists[ply] = list;
+                return eval;
+            }
+        }
         // 6. A forced reply costs no depth.
         let extension = (list.len() == 1 && ply < MAX_PLY / 2) as i32;
         let mut order = std::mem::take(&mut self.order[ply]);
@@ -404,6 +426,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             let child_rev = self.reversible_after(pos, mv, rev);
             let new_depth = depth - 1 + extension;
             let quiet = !mv.is_capture();
+            // Late quiet moves near the horizon of a calm non-PV node are
+            // not searched at all.
+            if !pv_node && calm && quiet && i >= late_move_limit(depth) && best > -MATE_BOUND {
+                continue;
+            }
             let mut score;
             if i == 0 {
                 score = -self.negamax(
@@ -422,7 +449,8 @@ impl<'a, R: Rules> Worker<'a, R> {
                     && i >= if pv_node { 4 } else { 2 }
                     && !self.killers[ply].contains(&mv)
                 {
-                    1 + (depth >= 6 && i >= 8) as i32
+                    let r = self.reductions[(depth as usize).min(63)][i.min(63)];
+                    (r - pv_node as i32).clamp(1, new_depth - 1)
                 } else {
                     0
                 };
@@ -612,6 +640,35 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
     }
+}
+
+/// Moves searched at a calm non-PV node of this depth before the rest are
+/// pruned.
+#[inline(always)]
+fn late_move_limit(depth: i32) -> usize {
+    if depth <= LATE_MOVE_DEPTH {
+        (3 + depth * depth) as usize
+    } else {
+        usize::MAX
+    }
+}
+
+/// Late-move reductions: they grow with the logarithms of the depth and of
+/// the move's place in the ordering.
+fn reduction_table() -> Vec<[i32; 64]> {
+    (0..64)
+        .map(|depth| {
+            let mut row = [0i32; 64];
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                if depth > 0 {
+                    let d = (depth as f64).ln();
+                    let m = (i as f64).ln();
+                    *r = (LMR_BASE + d * m / LMR_DIVISOR) as i32;
+                }
+            }
+            row
+        })
+        .collect()
 }
 
 /// Whether the side to move has any quiet move (called when it has no capture).
