@@ -2,7 +2,9 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way: `rules` (pure rules core) is used by
-//! everything above it and uses nothing of the engine.
+//! everything above it and uses nothing of the engine; `game` (a game record
+//! and its result under the draw rules) sits on `rules`.
 
 pub mod cli;
+pub mod game;
 pub mod rules;
