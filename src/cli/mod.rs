@@ -1,6 +1,7 @@
 //! Command-line tools: argument definitions and the runner for each
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
+mod game;
 mod perft;
 
 use std::process::ExitCode;
@@ -42,11 +43,14 @@ impl From<VariantArg> for VariantKind {
 pub enum Command {
     /// Count the leaves of the legal-move tree (checks the move generator).
     Perft(perft::PerftArgs),
+    /// Replay a move list and print the result under the draw rules.
+    Game(game::GameArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
+        Command::Game(args) => game::run(&args),
     }
 }
