@@ -2,11 +2,14 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `engine` → `search` → `eval` → `rules`.
-//! `rules` is the pure rules core and knows nothing of the layers above it.
+//! `cli` → `arena`/`engine` → `search` → `eval` → `game` → `rules`.
+//! `rules` is the pure rules core and knows nothing of the layers above it;
+//! `game` (a game record and its result under the draw rules) sits on it.
 
+pub mod arena;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod rules;
 pub mod search;

@@ -2,6 +2,8 @@
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
 mod bench;
+mod game;
+mod matches;
 mod perft;
 
 use std::process::ExitCode;
@@ -45,6 +47,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints the node count.
     Bench(bench::BenchArgs),
+    /// Play a match between two Hub engines, refereed by the rules.
+    Match(matches::MatchArgs),
+    /// Replay a move list and print the result under the draw rules.
+    Game(game::GameArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -52,5 +58,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Game(args) => game::run(&args),
     }
 }

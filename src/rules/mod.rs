@@ -1,8 +1,10 @@
-//! The rules core: boards, positions, legal moves, notation and perft.
+//! The rules core: boards, positions, legal moves, notation, draw rules and
+//! perft.
 //!
 //! Pure: no threads of its own (perft's optional root split aside), no I/O,
 //! and no knowledge of search or protocols.
 
+pub mod draw;
 pub mod geometry;
 pub mod movegen;
 pub mod mv;
@@ -13,6 +15,7 @@ pub mod square;
 pub mod variant;
 pub mod zobrist;
 
+pub use draw::{DrawClocks, DrawReason, DrawSettings};
 pub use geometry::{Board10, Board8, Dir, Geometry};
 pub use mv::{Move, MoveList};
 pub use notation::{MoveStyle, NotationError};

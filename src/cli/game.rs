@@ -1,0 +1,76 @@
+//! `tempo game`: replays a move list from a position and prints the draw
+//! counters and, as its last line, the result under the draw rules:
+//!
+//! ```text
+//! plies=<n> king-plies=<n> short-endgame-plies=<n|-> long-endgame-plies=<n|-> occurrences=<n> end-ply=<n|->
+//! result=<1-0|0-1|1/2-1/2|*> reason=<no-moves|repetition|king-moves|5-move|10-move|none>
+//! ```
+//!
+//! An illegal or unreadable move is an error (exit status 2) naming the
+//! move and its 1-based index.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::VariantArg;
+use crate::game::Game;
+use crate::rules::notation::parse_position;
+use crate::rules::{Brazilian, DrawSettings, International, Position, Rules, VariantKind};
+
+/// Arguments of `tempo game`.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// The variant.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Start position as a FEN or Hub position string (default: the initial position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The moves, separated by spaces (Hub or PDN notation).
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// A draw-rule setting as NAME=VALUE, by its Hub parameter name (see
+    /// protocol.md); may be repeated.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Runs `tempo game`.
+pub fn run(args: &GameArgs) -> Result<ExitCode, String> {
+    match VariantKind::from(args.variant) {
+        VariantKind::International => run_for::<International>(args),
+        VariantKind::Brazilian => run_for::<Brazilian>(args),
+    }
+}
+
+fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
+    let start = match &args.fen {
+        Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
+        None => Position::<R>::start(),
+    };
+    let mut settings = DrawSettings::for_variant(R::KIND);
+    for item in &args.set {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--set: '{item}' is not NAME=VALUE"))?;
+        settings
+            .set(name, value)
+            .map_err(|e| format!("--set: {e}"))?;
+    }
+    let mut game = Game::with_settings(start, settings);
+    game.play_list(&args.moves).map_err(|e| e.to_string())?;
+    let clocks = game.clocks();
+    let or_dash = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+    println!(
+        "plies={} king-plies={} short-endgame-plies={} long-endgame-plies={} occurrences={} end-ply={}",
+        game.moves().len(),
+        clocks.reversible_plies(),
+        or_dash(clocks.short_endgame_plies()),
+        or_dash(clocks.long_endgame_plies()),
+        game.occurrences(),
+        game.end_ply().map_or_else(|| "-".to_string(), |ply| ply.to_string()),
+    );
+    println!("{}", game.result());
+    Ok(ExitCode::SUCCESS)
+}
