@@ -1,0 +1,439 @@
+//! Engine-versus-engine matches between Hub engines, refereed by the rules
+//! core: every reply is checked for legality, games end by the rules of the
+//! variant (or by optional adjudication), clocks are kept by the referee.
+//!
+//! Game `i` plays opening `i / 2` (cycling through the set); the first
+//! engine has White in even games, so every opening is played with both
+//! colours. `concurrency` workers each own one process of each engine, and
+//! restart an engine after it failed a game.
+
+pub mod client;
+pub mod openings;
+pub mod pdn;
+pub mod stats;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crossbeam_channel::Sender;
+
+use crate::game::{Game, GameResult};
+use crate::rules::notation::{format_move, parse_move, parse_position};
+use crate::rules::{Brazilian, International, MoveStyle, Rules, Side, VariantKind};
+pub use client::{EngineSpec, HubClient};
+pub use openings::Opening;
+use stats::{Sprt, SprtVerdict, Tally};
+
+/// How much thinking time each move gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A clock: `time` for `moves` moves (or the whole game), plus `inc` per move.
+    Clock {
+        /// Moves per period, `None` for the whole game.
+        moves: Option<u32>,
+        /// Time per period.
+        time: Duration,
+        /// Increment per move.
+        inc: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed search depth (no clock; a long safety limit applies).
+    Depth(u32),
+}
+
+impl TimeControl {
+    /// Parses `[moves/]seconds[+increment]`, e.g. `10+0.1` or `40/60`.
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let bad = || format!("'{text}' is not [moves/]seconds[+increment]");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (Some(m.trim().parse::<u32>().map_err(|_| bad())?), r),
+            None => (None, text),
+        };
+        let (time, inc) = match rest.split_once('+') {
+            Some((t, i)) => (t, i),
+            None => (rest, "0"),
+        };
+        let secs = |s: &str| -> Result<Duration, String> {
+            let v: f64 = s.trim().parse().map_err(|_| bad())?;
+            if !v.is_finite() || v < 0.0 {
+                return Err(bad());
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let time = secs(time)?;
+        if time.is_zero() || moves == Some(0) {
+            return Err(bad());
+        }
+        Ok(TimeControl::Clock {
+            moves,
+            time,
+            inc: secs(inc)?,
+        })
+    }
+}
+
+/// Optional early ends of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// Draw after this many plies without a capture.
+    pub draw_after_plies: Option<u32>,
+    /// Win for the side both engines agree is ahead by this many men (for
+    /// two consecutive moves each).
+    pub resign_score: Option<f64>,
+    /// Draw when the game reaches this many plies.
+    pub max_plies: Option<u32>,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are counted for the first.
+    pub engines: [EngineSpec; 2],
+    /// The variant played.
+    pub variant: VariantKind,
+    /// Games to play.
+    pub games: usize,
+    /// Thinking time.
+    pub control: TimeControl,
+    /// Openings, each played twice.
+    pub openings: Vec<Opening>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Early ends.
+    pub adjudication: Adjudication,
+    /// Stop when the SPRT decides.
+    pub sprt: Option<Sprt>,
+    /// Time an engine may exceed its clock by before it loses on time.
+    pub margin: Duration,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Game number from 0.
+    pub index: usize,
+    /// Whether the first engine had White.
+    pub first_is_white: bool,
+    /// The opening.
+    pub opening: Opening,
+    /// Every move of the game (opening included), Hub notation.
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// Why it ended, in words.
+    pub reason: String,
+    /// A failure of an engine (illegal move, crash, time), if that decided it.
+    pub failure: Option<String>,
+}
+
+impl GameRecord {
+    /// The game's points for the first engine: 1, 0.5 or 0.
+    pub fn first_points(&self) -> f64 {
+        let white = match self.result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        };
+        if self.first_is_white {
+            white
+        } else {
+            1.0 - white
+        }
+    }
+}
+
+/// Runs a match; `on_game` sees every finished game in the order they end.
+/// Returns the tally of the first engine.
+pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, &Tally)) -> Tally {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded::<GameRecord>();
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || worker(config, next, stop, tx));
+        }
+        drop(tx);
+        for record in rx.iter() {
+            let points = record.first_points();
+            if points > 0.75 {
+                tally.wins += 1;
+            } else if points < 0.25 {
+                tally.losses += 1;
+            } else {
+                tally.draws += 1;
+            }
+            on_game(&record, &tally);
+            if let Some(sprt) = &config.sprt {
+                if sprt.verdict(&tally) != SprtVerdict::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    tally
+}
+
+/// One worker: takes game numbers until none is left, with its own engine
+/// processes.
+fn worker(
+    config: &MatchConfig,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    results: Sender<GameRecord>,
+) {
+    let mut clients: [Option<HubClient>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            return;
+        }
+        let record = match config.variant {
+            VariantKind::International => play_game::<International>(config, index, &mut clients),
+            VariantKind::Brazilian => play_game::<Brazilian>(config, index, &mut clients),
+        };
+        if results.send(record).is_err() {
+            return;
+        }
+    }
+}
+
+/// Plays game `index`; an engine that fails loses the game and is restarted
+/// for the next one.
+fn play_game<R: Rules>(
+    config: &MatchConfig,
+    index: usize,
+    clients: &mut [Option<HubClient>; 2],
+) -> GameRecord {
+    let opening = config.openings[(index / 2) % config.openings.len()].clone();
+    let first_is_white = index.is_multiple_of(2);
+    let mut record = GameRecord {
+        index,
+        first_is_white,
+        opening: opening.clone(),
+        moves: opening.moves.clone(),
+        result: "1/2-1/2",
+        reason: String::new(),
+        failure: None,
+    };
+    // Engine slot playing each colour: [white, black].
+    let slot_of = |side: Side| match (side, first_is_white) {
+        (Side::White, true) | (Side::Black, false) => 0,
+        _ => 1,
+    };
+    let start = match parse_position::<R>(&opening.start) {
+        Ok(p) => p,
+        Err(e) => {
+            record.reason = format!("bad opening: {e}");
+            return record;
+        }
+    };
+    let mut game = Game::new(start);
+    for text in &opening.moves {
+        if let Err(e) = game.play_text(text) {
+            record.reason = format!("bad opening: {e}");
+            return record;
+        }
+    }
+    for (slot, client) in clients.iter_mut().enumerate() {
+        let ready = match client.as_mut() {
+            Some(c) => c.new_game().is_ok(),
+            None => false,
+        };
+        if !ready {
+            match HubClient::start(&config.engines[slot], config.variant) {
+                Ok(c) => *client = Some(c),
+                Err(e) => {
+                    *client = None;
+                    let side = if slot_of(Side::White) == slot {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    return forfeit(record, side, format!("{}: {e}", config.engines[slot].name));
+                }
+            }
+        }
+    }
+    let mut clock = match config.control {
+        TimeControl::Clock { time, .. } => [time; 2],
+        _ => [Duration::ZERO; 2],
+    };
+    let mut made = [0u32; 2];
+    let (mut ahead, mut behind) = ([0u32; 2], [0u32; 2]);
+    let mut quiet_plies = 0u32;
+    loop {
+        let result = game.result();
+        if result.is_over() {
+            record.result = result.score();
+            record.reason = describe(result);
+            return record;
+        }
+        let plies = record.moves.len() as u32;
+        if config.adjudication.max_plies.is_some_and(|m| plies >= m) {
+            record.reason = format!("adjudicated draw after {plies} plies");
+            return record;
+        }
+        if config
+            .adjudication
+            .draw_after_plies
+            .is_some_and(|m| quiet_plies >= m)
+        {
+            record.reason = format!("adjudicated draw: {quiet_plies} plies without a capture");
+            return record;
+        }
+        let pos = *game.position();
+        let side = pos.side_to_move();
+        let colour = (side == Side::Black) as usize;
+        let slot = slot_of(side);
+        let (level, allowed) = match config.control {
+            TimeControl::Clock { moves, inc, .. } => {
+                let left = clock[colour];
+                let level = match moves {
+                    Some(m) => format!(
+                        "level moves={} time={:.3} inc={:.3}",
+                        m - made[colour] % m,
+                        left.as_secs_f64(),
+                        inc.as_secs_f64()
+                    ),
+                    None => format!(
+                        "level time={:.3} inc={:.3}",
+                        left.as_secs_f64(),
+                        inc.as_secs_f64()
+                    ),
+                };
+                (level, left + inc)
+            }
+            TimeControl::MoveTime(t) => (format!("level move-time={:.3}", t.as_secs_f64()), t),
+            TimeControl::Depth(d) => (format!("level depth={d}"), Duration::from_secs(600)),
+        };
+        let client = clients[slot].as_mut().expect("started above");
+        let name = client.name().to_string();
+        let reply = client.think(
+            &opening.start,
+            &record.moves,
+            &level,
+            allowed + config.margin,
+        );
+        let (text, used) = match reply {
+            Ok(r) => r,
+            Err(e) => {
+                clients[slot] = None;
+                return forfeit(record, side, format!("{name} {e}"));
+            }
+        };
+        if used > allowed + config.margin {
+            clients[slot] = None;
+            return forfeit(
+                record,
+                side,
+                format!(
+                    "{name} lost on time ({:.3} s used, {:.3} s allowed)",
+                    used.as_secs_f64(),
+                    allowed.as_secs_f64()
+                ),
+            );
+        }
+        if let TimeControl::Clock { moves, time, inc } = config.control {
+            clock[colour] = (clock[colour] + inc).saturating_sub(used);
+            made[colour] += 1;
+            if moves.is_some_and(|m| made[colour] % m == 0) {
+                clock[colour] += time;
+            }
+        }
+        let mv = match parse_move(&pos, &text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                clients[slot] = None;
+                return forfeit(
+                    record,
+                    side,
+                    format!("{name} played an illegal move '{text}': {e}"),
+                );
+            }
+        };
+        if let Err(e) = game.play(mv) {
+            return forfeit(record, side, format!("{name} played '{text}': {e}"));
+        }
+        quiet_plies = if mv.is_capture() { 0 } else { quiet_plies + 1 };
+        record.moves.push(format_move::<R>(mv, MoveStyle::Hub));
+        if let Some(limit) = config.adjudication.resign_score {
+            // Each engine's score is from its own view; both must agree, on
+            // two consecutive moves each.
+            let score = clients[slot].as_ref().and_then(|c| c.last_score);
+            ahead[colour] = if score.is_some_and(|s| s >= limit) {
+                ahead[colour] + 1
+            } else {
+                0
+            };
+            behind[colour] = if score.is_some_and(|s| s <= -limit) {
+                behind[colour] + 1
+            } else {
+                0
+            };
+            let white_wins = ahead[0] >= 2 && behind[1] >= 2;
+            let black_wins = ahead[1] >= 2 && behind[0] >= 2;
+            if white_wins || black_wins {
+                record.result = if white_wins { "1-0" } else { "0-1" };
+                record.reason =
+                    format!("adjudicated: both engines see a lead of {limit} men or more");
+                return record;
+            }
+        }
+    }
+}
+
+/// The game is lost by `side` because its engine failed.
+fn forfeit(mut record: GameRecord, side: Side, why: String) -> GameRecord {
+    record.result = match side {
+        Side::White => "0-1",
+        Side::Black => "1-0",
+    };
+    record.reason = why.clone();
+    record.failure = Some(why);
+    record
+}
+
+/// A result in words.
+fn describe(result: GameResult) -> String {
+    match result {
+        GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
+        GameResult::BlackWins(_) => "White has no legal move".to_string(),
+        GameResult::Draw(reason) => format!("draw by rule: {reason}"),
+        GameResult::Ongoing => "unfinished".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_parse() {
+        assert_eq!(
+            TimeControl::parse_clock("10+0.1").unwrap(),
+            TimeControl::Clock {
+                moves: None,
+                time: Duration::from_secs(10),
+                inc: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(
+            TimeControl::parse_clock("40/60").unwrap(),
+            TimeControl::Clock {
+                moves: Some(40),
+                time: Duration::from_secs(60),
+                inc: Duration::ZERO
+            }
+        );
+        for bad in ["", "x", "0", "-1+0", "10+-1", "0/10", "10+"] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}

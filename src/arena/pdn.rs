@@ -1,0 +1,108 @@
+//! Writing match games as PDN, so a match can be reviewed in any draughts
+//! program.
+
+use std::fmt::Write as _;
+
+use super::GameRecord;
+use crate::rules::notation::{format_move, parse_move, parse_position, to_fen};
+use crate::rules::{MoveStyle, Position, Rules, VariantKind};
+
+/// The PDN `GameType` number of a variant.
+pub fn game_type(kind: VariantKind) -> u32 {
+    match kind {
+        VariantKind::International => 20,
+        VariantKind::Brazilian => 26,
+    }
+}
+
+/// One game as PDN text: tags, then the moves in short notation, numbered,
+/// ten moves to a line, ending with the result.
+pub fn game_text<R: Rules>(record: &GameRecord, names: [&str; 2], event: &str) -> String {
+    let (white, black) = if record.first_is_white {
+        (names[0], names[1])
+    } else {
+        (names[1], names[0])
+    };
+    let mut out = String::new();
+    let tag = |out: &mut String, name: &str, value: &str| {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{name} \"{value}\"]");
+    };
+    tag(&mut out, "Event", event);
+    tag(&mut out, "Round", &(record.index + 1).to_string());
+    tag(&mut out, "White", white);
+    tag(&mut out, "Black", black);
+    tag(&mut out, "Result", record.result);
+    tag(&mut out, "GameType", &game_type(R::KIND).to_string());
+    let start = parse_position::<R>(&record.opening.start).unwrap_or_else(|_| Position::start());
+    if start != Position::<R>::start() {
+        tag(&mut out, "FEN", &to_fen(&start));
+    }
+    tag(&mut out, "Termination", &record.reason);
+    out.push('\n');
+    let mut pos = start;
+    let mut words = Vec::new();
+    let mut number = 1;
+    for (i, text) in record.moves.iter().enumerate() {
+        let Ok(mv) = parse_move(&pos, text) else {
+            break;
+        };
+        let white_to_move = pos.side_to_move() == crate::rules::Side::White;
+        let short = format_move::<R>(mv, MoveStyle::Short);
+        if white_to_move {
+            words.push(format!("{number}. {short}"));
+        } else if i == 0 {
+            words.push(format!("{number}... {short}"));
+        } else {
+            words.push(short);
+        }
+        if !white_to_move {
+            number += 1;
+        }
+        pos = pos.play(mv);
+    }
+    words.push(record.result.to_string());
+    for chunk in words.chunks(20) {
+        out.push_str(&chunk.join(" "));
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::Opening;
+    use crate::rules::notation::to_hub;
+    use crate::rules::International;
+
+    #[test]
+    fn a_game_prints_with_tags_numbers_and_result() {
+        let record = GameRecord {
+            index: 2,
+            first_is_white: false,
+            opening: Opening {
+                start: to_hub(&Position::<International>::start()),
+                moves: vec!["32-28".into(), "18-23".into()],
+            },
+            moves: vec![
+                "32-28".into(),
+                "18-23".into(),
+                "28x19x23".into(),
+                "14x23x19".into(),
+            ],
+            result: "1/2-1/2",
+            reason: "test".into(),
+            failure: None,
+        };
+        let text = game_text::<International>(&record, ["A", "B"], "t");
+        assert!(text.contains("[White \"B\"]\n[Black \"A\"]"), "{text}");
+        assert!(text.contains("[GameType \"20\"]"));
+        assert!(!text.contains("[FEN"));
+        assert!(
+            text.contains("1. 32-28 18-23 2. 28x19 14x23 1/2-1/2"),
+            "{text}"
+        );
+    }
+}

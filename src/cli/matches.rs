@@ -1,0 +1,249 @@
+//! `tempo match`: a match between two Hub engines, refereed by the rules
+//! core, with optional PDN output and an SPRT stop.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::VariantArg;
+use crate::arena::stats::{Sprt, SprtVerdict};
+use crate::arena::{
+    openings, pdn, run_match, Adjudication, EngineSpec, GameRecord, MatchConfig, TimeControl,
+};
+use crate::rules::{Brazilian, International, Rules, VariantKind};
+
+/// Arguments of `tempo match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine command line, e.g. "tempo hub" (give exactly two).
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Engine names, in the order of --engine (default: the program names).
+    #[arg(long = "name")]
+    pub names: Vec<String>,
+    /// The variant.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Games to play (rounded up to an even number, so every opening is
+    /// played with both colours).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
+    #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+    pub tc: Option<String>,
+    /// Fixed time per move in seconds.
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<f64>,
+    /// Fixed search depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Openings: a file, or "builtin" (every opening of one move each).
+    #[arg(long, default_value = "builtin")]
+    pub openings: String,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: u32,
+    /// Append every game to this PDN file.
+    #[arg(long)]
+    pub pdn: Option<String>,
+    /// Stop early by SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Engine option NAME:param=value (NAME is an engine name, 1 or 2).
+    #[arg(long = "option")]
+    pub options: Vec<String>,
+    /// Adjudicate a draw after this many plies without a capture.
+    #[arg(long)]
+    pub draw_after_plies: Option<u32>,
+    /// Adjudicate a win when both engines agree on a lead of this many men.
+    #[arg(long)]
+    pub resign_score: Option<f64>,
+    /// Adjudicate a draw at this many plies.
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Milliseconds an engine may exceed its time before losing on time.
+    #[arg(long, default_value_t = 100)]
+    pub margin_ms: u64,
+}
+
+/// Runs `tempo match`.
+pub fn run(args: &MatchArgs) -> Result<ExitCode, String> {
+    match VariantKind::from(args.variant) {
+        VariantKind::International => run_for::<International>(args),
+        VariantKind::Brazilian => run_for::<Brazilian>(args),
+    }
+}
+
+fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine, not {}",
+            args.engines.len()
+        ));
+    }
+    if args.names.len() > 2 {
+        return Err("give at most two --name".to_string());
+    }
+    let mut specs: Vec<EngineSpec> = args
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, cmd)| {
+            let words = crate::arena::client::split_command(cmd)?;
+            let program = std::path::Path::new(&words[0])
+                .file_name()
+                .map_or(words[0].clone(), |f| f.to_string_lossy().into_owned());
+            Ok(EngineSpec {
+                name: args.names.get(i).cloned().unwrap_or(program),
+                command: cmd.clone(),
+                options: Vec::new(),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    if specs[0].name == specs[1].name {
+        specs[0].name.push_str("-1");
+        specs[1].name.push_str("-2");
+    }
+    for option in &args.options {
+        let (who, setting) = option
+            .split_once(':')
+            .ok_or_else(|| format!("--option '{option}' is not NAME:param=value"))?;
+        let (param, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("--option '{option}' is not NAME:param=value"))?;
+        let targets: Vec<usize> = match who {
+            "1" => vec![0],
+            "2" => vec![1],
+            "*" | "all" | "both" => vec![0, 1],
+            name => (0..2).filter(|&i| specs[i].name == name).collect(),
+        };
+        if targets.is_empty() {
+            return Err(format!("--option '{option}': no engine is called '{who}'"));
+        }
+        for i in targets {
+            specs[i]
+                .options
+                .push((param.to_string(), value.to_string()));
+        }
+    }
+    let [a, b]: [EngineSpec; 2] = specs.try_into().map_err(|_| "two engines".to_string())?;
+    Ok([a, b])
+}
+
+fn control(args: &MatchArgs) -> Result<TimeControl, String> {
+    if let Some(tc) = &args.tc {
+        return TimeControl::parse_clock(tc);
+    }
+    if let Some(mt) = args.movetime {
+        if !mt.is_finite() || mt <= 0.0 {
+            return Err(format!(
+                "--movetime {mt} must be a positive number of seconds"
+            ));
+        }
+        return Ok(TimeControl::MoveTime(Duration::from_secs_f64(mt)));
+    }
+    if let Some(d) = args.depth {
+        if d == 0 {
+            return Err("--depth must be at least 1".to_string());
+        }
+        return Ok(TimeControl::Depth(d));
+    }
+    Err("give one of --tc, --movetime or --depth".to_string())
+}
+
+fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
+    let engines = engine_specs(args)?;
+    let openings = if args.openings == "builtin" {
+        openings::builtin::<R>()
+    } else {
+        let text = std::fs::read_to_string(&args.openings)
+            .map_err(|e| format!("--openings {}: {e}", args.openings))?;
+        openings::parse::<R>(&text, &args.openings)?
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut pdn_file = match &args.pdn {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--pdn {path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let games = (args.games as usize).div_ceil(2) * 2;
+    let config = MatchConfig {
+        engines,
+        variant: R::KIND,
+        games,
+        control: control(args)?,
+        openings,
+        concurrency: args.concurrency as usize,
+        adjudication: Adjudication {
+            draw_after_plies: args.draw_after_plies,
+            resign_score: args.resign_score,
+            max_plies: args.max_plies,
+        },
+        sprt,
+        margin: Duration::from_millis(args.margin_ms),
+    };
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
+    let started = Instant::now();
+    let mut failures = 0;
+    let mut write_error = None;
+    let event = format!("tempo match {} vs {}", names[0], names[1]);
+    let tally = run_match(&config, &mut |record: &GameRecord, tally| {
+        let (white, black) = if record.first_is_white {
+            (&names[0], &names[1])
+        } else {
+            (&names[1], &names[0])
+        };
+        if record.failure.is_some() {
+            failures += 1;
+        }
+        println!(
+            "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}",
+            record.index + 1,
+            record.result,
+            record.reason,
+            names[0],
+        );
+        if let Some(file) = pdn_file.as_mut() {
+            let text = pdn::game_text::<R>(record, [&names[0], &names[1]], &event);
+            if let Err(e) = file.write_all(text.as_bytes()) {
+                write_error.get_or_insert(e.to_string());
+            }
+        }
+    });
+    println!(
+        "finished: {} vs {}: {tally}; {} games with an engine failure; {:.0} s",
+        names[0],
+        names[1],
+        failures,
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(sprt) = &config.sprt {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match sprt.verdict(&tally) {
+            SprtVerdict::H1 => "H1 accepted",
+            SprtVerdict::H0 => "H0 accepted",
+            SprtVerdict::Continue => "undecided",
+        };
+        println!(
+            "SPRT elo0={} elo1={}: LLR {:.2} ({lo:.2}, {hi:.2}) {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.llr(&tally)
+        );
+    }
+    if let Some(e) = write_error {
+        return Err(format!("writing the PDN file: {e}"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
