@@ -84,11 +84,11 @@ mod tests {
             first_is_white: false,
             opening: Opening {
                 start: to_hub(&Position::<International>::start()),
-                moves: vec!["32-28".into(), "18-23".into()],
+                moves: vec!["32-28".into(), "19-23".into()],
             },
             moves: vec![
                 "32-28".into(),
-                "18-23".into(),
+                "19-23".into(),
                 "28x19x23".into(),
                 "14x23x19".into(),
             ],
@@ -101,7 +101,7 @@ mod tests {
         assert!(text.contains("[GameType \"20\"]"));
         assert!(!text.contains("[FEN"));
         assert!(
-            text.contains("1. 32-28 18-23 2. 28x19 14x23 1/2-1/2"),
+            text.contains("1. 32-28 19-23 2. 28x19 14x23 1/2-1/2"),
             "{text}"
         );
     }
