@@ -9,7 +9,9 @@ use crossbeam_channel::Sender;
 
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
-use crate::rules::notation::{parse_move, parse_position, to_hub};
+use crate::game::Game;
+use crate::rules::draw::DrawSettings;
+use crate::rules::notation::{parse_position, to_hub};
 use crate::rules::{Brazilian, Geometry, International, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Iteration, SearchSetup, MATE, MATE_BOUND};
@@ -23,6 +25,8 @@ pub(super) trait VariantGame: Send {
     fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError>;
     /// The current position as a Hub position string.
     fn hub_string(&self) -> String;
+    /// Replaces the draw rules of the game.
+    fn set_draw_settings(&mut self, settings: DrawSettings);
     /// Starts a search of the current position on a new thread.
     fn start_search(
         &self,
@@ -35,40 +39,24 @@ pub(super) trait VariantGame: Send {
     ) -> Result<JoinHandle<()>, EngineError>;
 }
 
-/// A new game in the initial position of `kind`.
-pub(super) fn new_game_state(kind: VariantKind) -> Box<dyn VariantGame> {
+/// A new game in the initial position of `kind`, under `settings`.
+pub(super) fn new_game_state(kind: VariantKind, settings: DrawSettings) -> Box<dyn VariantGame> {
     match kind {
-        VariantKind::International => Box::new(GameState::<International>::new()),
-        VariantKind::Brazilian => Box::new(GameState::<Brazilian>::new()),
+        VariantKind::International => Box::new(GameState::<International>::new(settings)),
+        VariantKind::Brazilian => Box::new(GameState::<Brazilian>::new(settings)),
     }
 }
 
-/// The positions of a game of variant `R`, the current one last.
+/// The game being played, with the draw rules in force.
 struct GameState<R: Rules> {
-    positions: Vec<Position<R>>,
-    /// Plies since the last man move or capture, for each position.
-    reversible: Vec<u32>,
-}
-
-/// Plies of king-only moves that draw a game: 25 moves each (International,
-/// seed 000 §6.2), 20 moves each (Brazilian).
-fn king_move_plies(kind: VariantKind) -> u32 {
-    match kind {
-        VariantKind::International => 50,
-        VariantKind::Brazilian => 40,
-    }
+    game: Game<R>,
 }
 
 impl<R: Rules> GameState<R> {
-    fn new() -> Self {
+    fn new(settings: DrawSettings) -> Self {
         GameState {
-            positions: vec![Position::start()],
-            reversible: vec![0],
+            game: Game::with_settings(Position::start(), settings),
         }
-    }
-
-    fn current(&self) -> Position<R> {
-        *self.positions.last().expect("a game has a position")
     }
 }
 
@@ -99,30 +87,24 @@ impl<R: Rules> VariantGame for GameState<R> {
     fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError> {
         let start =
             parse_position::<R>(position).map_err(|e| EngineError::BadPosition(e.to_string()))?;
-        let mut positions = vec![start];
-        let mut reversible = vec![0];
+        let mut game = Game::with_settings(start, self.game.settings().clone());
         for (i, text) in moves.iter().enumerate() {
-            let pos = *positions.last().expect("not empty");
-            let mv = parse_move(&pos, text).map_err(|e| EngineError::IllegalMove {
+            game.play_text(text).map_err(|e| EngineError::IllegalMove {
                 text: text.to_string(),
                 index: i + 1,
                 why: e.to_string(),
             })?;
-            let rev = if mv.is_capture() || pos.moves_man(mv) {
-                0
-            } else {
-                reversible.last().copied().unwrap_or(0) + 1
-            };
-            positions.push(pos.play(mv));
-            reversible.push(rev);
         }
-        self.positions = positions;
-        self.reversible = reversible;
+        self.game = game;
         Ok(())
     }
 
     fn hub_string(&self) -> String {
-        to_hub(&self.current())
+        to_hub(self.game.position())
+    }
+
+    fn set_draw_settings(&mut self, settings: DrawSettings) {
+        self.game.set_settings(settings);
     }
 
     fn start_search(
@@ -134,23 +116,18 @@ impl<R: Rules> VariantGame for GameState<R> {
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
-        let root = self.current();
+        let root = *self.game.position();
         if root.is_lost() {
             return Err(EngineError::GameOver(format!(
                 "{} has no legal move",
                 root.side_to_move()
             )));
         }
-        let rev = self.reversible.last().copied().unwrap_or(0);
-        let earlier = self.positions.len() - 1;
-        let first = earlier.saturating_sub(rev as usize);
         let mut setup = SearchSetup::new(root, limits);
-        setup.history = self.positions[first..earlier]
-            .iter()
-            .map(|p| p.key())
-            .collect();
-        setup.reversible_plies = rev;
-        setup.king_move_limit = king_move_plies(R::KIND);
+        let keys = self.game.history_keys();
+        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
+        setup.clocks = self.game.clocks();
+        setup.draw = self.game.settings().clone();
         setup.threads = options.threads;
         setup.multipv = if mode == GoMode::Analyze {
             options.multipv

@@ -18,6 +18,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use crate::rules::draw::DrawSettings;
 use crate::rules::VariantKind;
 use crate::search::tt::Table;
 use crate::search::Control;
@@ -71,6 +72,8 @@ pub struct EngineHost {
     variant: VariantKind,
     options: Options,
     table: Arc<Table>,
+    /// The draw rules of each variant, as the user set them.
+    draw: Vec<(VariantKind, DrawSettings)>,
     game: Box<dyn VariantGame>,
     running: Option<Running>,
 }
@@ -86,11 +89,19 @@ impl EngineHost {
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
         let options = Options::default();
+        let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
+            .iter()
+            .map(|&k| (k, DrawSettings::for_variant(k)))
+            .collect();
         EngineHost {
             variant: VariantKind::International,
             table: Arc::new(Table::new(options.hash_mib)),
             options,
-            game: new_game_state(VariantKind::International),
+            game: new_game_state(
+                VariantKind::International,
+                DrawSettings::for_variant(VariantKind::International),
+            ),
+            draw,
             running: None,
         }
     }
@@ -98,6 +109,17 @@ impl EngineHost {
     /// The variant being played.
     pub fn variant(&self) -> VariantKind {
         self.variant
+    }
+
+    /// The draw rules in force for the current variant.
+    pub fn draw_settings(&self) -> DrawSettings {
+        self.draw
+            .iter()
+            .find(|(k, _)| *k == self.variant)
+            .map_or_else(
+                || DrawSettings::for_variant(self.variant),
+                |(_, s)| s.clone(),
+            )
     }
 
     /// The current options.
@@ -116,7 +138,7 @@ impl EngineHost {
             value: value.to_string(),
             help: help.to_string(),
         };
-        vec![
+        let mut params = vec![
             Param {
                 name: "variant".to_string(),
                 kind: ParamKind::Enum(vec!["normal".to_string(), "brazilian".to_string()]),
@@ -144,7 +166,17 @@ impl EngineHost {
                 MAX_MULTIPV,
                 "lines reported by go analyze",
             ),
-        ]
+        ];
+        params.extend(self.draw_settings().params().into_iter().map(|p| Param {
+            name: p.name.to_string(),
+            kind: ParamKind::Int {
+                min: p.min as i64,
+                max: p.max as i64,
+            },
+            value: p.value.to_string(),
+            help: p.description.to_string(),
+        }));
+        params
     }
 
     /// Sets a parameter. Refused while a search runs. Changing the variant
@@ -171,7 +203,7 @@ impl EngineHost {
                     .ok_or_else(|| bad(&format!("unknown variant '{value}'")))?;
                 if kind != self.variant {
                     self.variant = kind;
-                    self.game = new_game_state(kind);
+                    self.game = new_game_state(kind, self.draw_settings());
                     self.clear_table();
                 }
             }
@@ -186,6 +218,16 @@ impl EngineHost {
                 }
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
+            _ if name.starts_with("draw-") => {
+                let mut settings = self.draw_settings();
+                settings.set(name, value).map_err(|why| bad(&why))?;
+                self.game.set_draw_settings(settings.clone());
+                for (kind, s) in &mut self.draw {
+                    if *kind == self.variant {
+                        *s = settings.clone();
+                    }
+                }
+            }
             _ => return Err(EngineError::UnknownParam(name.to_string())),
         }
         Ok(())
@@ -195,7 +237,7 @@ impl EngineHost {
     /// initial position.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.ensure_idle("start a new game")?;
-        self.game = new_game_state(self.variant);
+        self.game = new_game_state(self.variant, self.draw_settings());
         self.clear_table();
         Ok(())
     }

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
+use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::{Move, Position, Rules};
 pub use limits::Limits;
 use tt::Table;
@@ -94,11 +95,10 @@ pub struct SearchSetup<R: Rules> {
     /// Keys of the game's earlier positions since the last irreversible
     /// move, oldest first, the root excluded (for repetitions).
     pub history: Vec<u64>,
-    /// Plies played since the last man move or capture, up to the root.
-    pub reversible_plies: u32,
-    /// Plies of king-only moves that end the game as a draw (the king-move
-    /// rule), 0 for none.
-    pub king_move_limit: u32,
+    /// The draw-rule clocks of the root.
+    pub clocks: DrawClocks,
+    /// The draw rules in force.
+    pub draw: DrawSettings,
     /// When to stop.
     pub limits: Limits,
     /// Worker threads (at least 1).
@@ -115,8 +115,8 @@ impl<R: Rules> SearchSetup<R> {
         SearchSetup {
             root,
             history: Vec::new(),
-            reversible_plies: 0,
-            king_move_limit: 0,
+            clocks: DrawClocks::start(&root),
+            draw: DrawSettings::for_variant(R::KIND),
             limits,
             threads: 1,
             multipv: 1,

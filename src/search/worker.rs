@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::tt::{Bound, MoveHint};
 use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
+use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
 use crate::rules::movegen::{generate, generate_captures, side_has_capture};
 use crate::rules::{Move, MoveList, Position, Rules};
 
@@ -53,8 +54,8 @@ pub(super) struct Worker<'a, R: Rules> {
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     root_moves: Vec<RootMove>,
-    king_move_limit: u32,
-    root_rev: u32,
+    draw: DrawSettings,
+    root_clocks: DrawClocks,
     /// Late-move reductions by [depth][move index].
     reductions: Vec<[i32; 64]>,
     nodes: u64,
@@ -77,8 +78,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
             root_moves: Vec::new(),
-            king_move_limit: setup.king_move_limit,
-            root_rev: setup.reversible_plies,
+            draw: setup.draw.clone(),
+            root_clocks: setup.clocks,
             reductions: reduction_table(),
             nodes: 0,
             seldepth: 0,
@@ -244,14 +245,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         for i in line..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = root.play(mv);
-            let rev = self.reversible_after(&root, mv, self.root_rev);
+            let clocks = self.root_clocks.after(&root, mv, &child);
             let mut score;
             if i == line {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, rev, true);
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
             } else {
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, rev, false);
+                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, clocks, false);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, rev, true);
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
                 }
             }
             if self.stopped {
@@ -277,15 +278,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.keys.pop();
         best
-    }
-
-    #[inline(always)]
-    fn reversible_after(&self, pos: &Position<R>, mv: Move, rev: u32) -> u32 {
-        if mv.is_capture() || pos.moves_man(mv) {
-            0
-        } else {
-            rev + 1
-        }
     }
 
     /// Counts a node; every `CHECK_EVERY` nodes publishes the count and
@@ -337,8 +329,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
-    /// Principal-variation search; `rev` counts the reversible plies before
-    /// `pos` (the king-move counter).
+    /// Principal-variation search; `clocks` are the draw-rule clocks of `pos`.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -347,7 +338,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        rev: u32,
+        clocks: DrawClocks,
         pv_node: bool,
     ) -> i32 {
         // 1. Horizon: resolve captures and threats.
@@ -360,9 +351,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
-        // 2. Draws by repetition and the king-move rule.
-        if self.is_repetition(pos.key(), rev)
-            || (self.king_move_limit > 0 && rev >= self.king_move_limit)
+        // 2. Draws by repetition (at the first recurrence) and by material
+        // that can only be drawn.
+        if self.is_repetition(pos.key(), clocks.reversible_plies())
+            || (pos.occupied().count_ones() <= 3 && certain_draw(pos))
         {
             return 0;
         }
@@ -375,8 +367,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        // 4. Transposition table.
-        let key = pos.key();
+        // 4. Transposition table; the key includes the draw clocks when a
+        // draw rule is near enough to change the result.
+        let key = pos.key() ^ clock_salt(clocks.plies_until_draw(&self.draw));
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
@@ -399,6 +392,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.lists[ply] = list;
             return -MATE + ply as i32;
         }
+        // A win on the last allowed move is a win: the rules' draws come
+        // after the check for a lost position.
+        if clocks.verdict(&self.draw).is_some() {
+            self.lists[ply] = list;
+            return 0;
+        }
         // 5a. Quiet, far above beta near the horizon: trust the static score
         // (not when a capture is pending for either side).
         let calm = !list.as_slice()[0].is_capture()
@@ -418,12 +417,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        self.keys.push(key);
+        self.keys.push(pos.key());
         let n = list.len();
         for i in 0..n {
             let mv = pick(list.as_mut_slice(), &mut order, i);
             let child = pos.play(mv);
-            let child_rev = self.reversible_after(pos, mv, rev);
+            let child_clocks = clocks.after(pos, mv, &child);
             let new_depth = depth - 1 + extension;
             let quiet = !mv.is_capture();
             // Late quiet moves near the horizon of a calm non-PV node are
@@ -439,7 +438,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     -beta,
                     -alpha,
                     ply + 1,
-                    child_rev,
+                    child_clocks,
                     pv_node,
                 );
             } else {
@@ -460,7 +459,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    child_rev,
+                    child_clocks,
                     false,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
@@ -470,13 +469,20 @@ impl<'a, R: Rules> Worker<'a, R> {
                         -alpha - 1,
                         -alpha,
                         ply + 1,
-                        child_rev,
+                        child_clocks,
                         false,
                     );
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score =
-                        -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, child_rev, true);
+                    score = -self.negamax(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child_clocks,
+                        true,
+                    );
                 }
             }
             if self.stopped {
@@ -639,6 +645,19 @@ impl<'a, R: Rules> Worker<'a, R> {
                 *h = (*h - bonus / 2).max(-HISTORY_MAX);
             }
         }
+    }
+}
+
+/// Plies to a rule draw within which the draw clocks enter the table key.
+const CLOCK_HORIZON: u32 = 64;
+
+/// What the draw clocks add to a table key: nothing while no rule draw is
+/// near, otherwise a value that differs for every distance to the draw.
+#[inline(always)]
+fn clock_salt(plies_until_draw: Option<u32>) -> u64 {
+    match plies_until_draw {
+        Some(n) if n <= CLOCK_HORIZON => (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        _ => 0,
     }
 }
 
