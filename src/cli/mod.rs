@@ -1,7 +1,7 @@
 //! Command-line tools: argument definitions and the runner for each
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
-mod bench;
+pub mod bench;
 mod game;
 mod matches;
 mod perft;

@@ -1,0 +1,162 @@
+//! Search behaviour: legal moves in every position, stop honoured, mate
+//! scores, the bench signature, and the table's moves always legal.
+
+use std::time::{Duration, Instant};
+
+use tempo::cli::bench::{bench, BenchArgs};
+use tempo::rules::notation::parse_fen;
+use tempo::rules::{Brazilian, International, Position, Rules};
+use tempo::search::tt::Table;
+use tempo::search::{search, Control, Limits, SearchSetup, MATE, MATE_BOUND};
+
+/// `tempo bench --depth 7` node count; update it (and quote `Bench: N` in
+/// the commit) whenever the search or evaluation changes on purpose.
+const BENCH_DEPTH_7: u64 = 272514;
+
+fn depth_search<R: Rules>(pos: Position<R>, depth: u32) -> tempo::search::SearchResult {
+    let table = Table::new(4);
+    let control = Control::new(false);
+    let mut setup = SearchSetup::new(
+        pos,
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    );
+    setup.search_single_move = true;
+    search(&setup, &table, &control, &mut |_| {})
+}
+
+/// Plays a pseudo-random game, searching every position briefly: the move
+/// returned is always one of the legal moves.
+fn random_game_moves_are_legal<R: Rules>(seed: u64) {
+    let mut pos = Position::<R>::start();
+    let mut state = seed;
+    for _ in 0..120 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let result = depth_search(pos, 3);
+        let best = result.best.expect("a move when moves exist");
+        assert!(legal.contains(best), "illegal best move in {pos:?}");
+        if let Some(p) = result.ponder {
+            assert!(pos.play(best).legal_moves().contains(p));
+        }
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = legal.as_slice()[(state >> 33) as usize % legal.len()];
+        pos = pos.play(mv);
+    }
+}
+
+#[test]
+fn the_search_returns_a_legal_move_in_every_position_of_random_games() {
+    for seed in 1..4 {
+        random_game_moves_are_legal::<International>(seed);
+        random_game_moves_are_legal::<Brazilian>(seed);
+    }
+}
+
+#[test]
+fn a_lost_position_has_no_move_and_a_loss_score() {
+    let pos = parse_fen::<International>("W:W46:B41,37").unwrap();
+    assert!(pos.is_lost());
+    let r = depth_search(pos, 4);
+    assert!(r.best.is_none());
+    assert!(r.score <= -MATE_BOUND);
+}
+
+#[test]
+fn a_forced_win_is_found_with_its_distance() {
+    // White to move captures the last black piece: a win in one ply.
+    let pos = parse_fen::<International>("W:W32:B27").unwrap();
+    let r = depth_search(pos, 3);
+    assert_eq!(r.score, MATE - 1);
+    // With Black to move the same men make it Black's win in one ply.
+    let pos = parse_fen::<International>("B:W32:B27").unwrap();
+    let r = depth_search(pos, 3);
+    assert_eq!(r.score, MATE - 1);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let table = Table::new(16);
+    let control = Control::new(false);
+    let setup = SearchSetup::new(
+        Position::<International>::start(),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+    );
+    std::thread::scope(|s| {
+        let handle = s.spawn(|| search(&setup, &table, &control, &mut |_| {}));
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        control.stop();
+        let result = handle.join().unwrap();
+        assert!(asked.elapsed() < Duration::from_millis(200));
+        assert!(result.best.is_some());
+    });
+}
+
+#[test]
+fn a_move_time_is_kept() {
+    let table = Table::new(16);
+    let control = Control::new(false);
+    let setup = SearchSetup::new(
+        Position::<International>::start(),
+        Limits {
+            move_time: Some(Duration::from_millis(150)),
+            ..Limits::default()
+        },
+    );
+    let started = Instant::now();
+    let r = search(&setup, &table, &control, &mut |_| {});
+    assert!(r.best.is_some());
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn two_threads_find_a_legal_move() {
+    let table = Table::new(16);
+    let control = Control::new(false);
+    let mut setup = SearchSetup::new(
+        Position::<Brazilian>::start(),
+        Limits {
+            depth: Some(8),
+            ..Limits::default()
+        },
+    );
+    setup.threads = 2;
+    let r = search(&setup, &table, &control, &mut |_| {});
+    assert!(Position::<Brazilian>::start()
+        .legal_moves()
+        .contains(r.best.unwrap()));
+}
+
+#[test]
+fn the_bench_node_count_is_the_recorded_one() {
+    let args = BenchArgs {
+        depth: 7,
+        threads: 1,
+        hash: 16,
+        quiet: true,
+    };
+    let totals = bench(&args, &mut |_| {}).unwrap();
+    let again = bench(&args, &mut |_| {}).unwrap();
+    assert_eq!(
+        totals.nodes, again.nodes,
+        "one thread must be deterministic"
+    );
+    assert_eq!(
+        totals.nodes, BENCH_DEPTH_7,
+        "the search's behaviour changed"
+    );
+}
