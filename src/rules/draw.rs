@@ -17,7 +17,7 @@
 //!   drawn after `short_endgame_moves` / `long_endgame_moves` moves of each
 //!   side. Man moves and captures inside the class do not reset these clocks.
 //!
-//! Material classes (all in [`classify`], the only place that knows them):
+//! Material classes (all in `classify`, the only place that knows them):
 //!
 //! ```text
 //!              short endgame                      long endgame
