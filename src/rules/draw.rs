@@ -616,6 +616,11 @@ mod tests {
     }
 
     #[test]
+    fn draw_clocks_are_small() {
+        assert_eq!(std::mem::size_of::<DrawClocks>(), 6);
+    }
+
+    #[test]
     fn plies_until_draw_is_the_nearest_limit() {
         let settings = DrawSettings::for_variant(VariantKind::International);
         let pos = parse_fen::<International>("W:WK46,K50:BK5").unwrap();
