@@ -2,6 +2,7 @@
 //! counters and, as its last line, the result under the draw rules:
 //!
 //! ```text
+//! position=<FEN of the last position>
 //! plies=<n> king-plies=<n> short-endgame-plies=<n|-> long-endgame-plies=<n|-> occurrences=<n> end-ply=<n|->
 //! result=<1-0|0-1|1/2-1/2|*> reason=<no-moves|repetition|king-moves|5-move|10-move|none>
 //! ```
@@ -15,7 +16,7 @@ use clap::Args;
 
 use super::VariantArg;
 use crate::game::Game;
-use crate::rules::notation::parse_position;
+use crate::rules::notation::{parse_position, to_fen};
 use crate::rules::{Brazilian, DrawSettings, International, Position, Rules, VariantKind};
 
 /// Arguments of `tempo game`.
@@ -61,6 +62,7 @@ fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
     let mut game = Game::with_settings(start, settings);
     game.play_list(&args.moves).map_err(|e| e.to_string())?;
     let clocks = game.clocks();
+    println!("position={}", to_fen(game.position()));
     let or_dash = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
     println!(
         "plies={} king-plies={} short-endgame-plies={} long-endgame-plies={} occurrences={} end-ply={}",

@@ -17,7 +17,7 @@
 //!   drawn after `short_endgame_moves` / `long_endgame_moves` moves of each
 //!   side. Man moves and captures inside the class do not reset these clocks.
 //!
-//! Material classes (all in [`classify`], the only place that knows them):
+//! Material classes (all in `classify`, the only place that knows them):
 //!
 //! ```text
 //!              short endgame                      long endgame
@@ -523,12 +523,19 @@ pub fn certain_draw<R: Rules>(pos: &Position<R>) -> bool {
     solved::is_draw(pos)
 }
 
+/// Builds the table behind [`certain_draw`] for `R` now (at the protocol's
+/// `init`, say), so that the first call inside a search does not wait for
+/// it. Calling it again costs nothing.
+pub fn prepare_certain_draw<R: Rules>() {
+    solved::prepare::<R>();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::geometry::Geometry;
     use crate::rules::notation::parse_fen;
-    use crate::rules::{Board10, Brazilian, International, Square};
+    use crate::rules::{Brazilian, International, Square};
 
     const K: Material = Material::KING;
     const KK: Material = Material::TWO_KINGS;
@@ -609,6 +616,11 @@ mod tests {
     }
 
     #[test]
+    fn draw_clocks_are_small() {
+        assert_eq!(std::mem::size_of::<DrawClocks>(), 6);
+    }
+
+    #[test]
     fn plies_until_draw_is_the_nearest_limit() {
         let settings = DrawSettings::for_variant(VariantKind::International);
         let pos = parse_fen::<International>("W:WK46,K50:BK5").unwrap();
@@ -628,32 +640,41 @@ mod tests {
         assert_eq!(DrawClocks::start(&open).plies_until_draw(&off), None);
     }
 
-    /// Whether a square of the 10x10 board is on the long diagonal (46-5).
-    fn on_long_diagonal(sq: u8) -> bool {
-        let (row, file) = Board10::row_file(Square::new(sq).unwrap());
-        row + file == Board10::ROWS - 1
-    }
-
     /// K v K by hand: the mover wins by capturing at once, or, when the
     /// other king sits in a corner of the long diagonal and the mover is on
     /// that diagonal, by taking the opposite corner (the other king must
     /// then step onto the diagonal and is taken); every other position is
     /// drawn, since a king can always reach an edge square, where it cannot
     /// be taken. The solved table must agree everywhere.
-    #[test]
-    fn king_v_king_table_matches_the_hand_analysis() {
+    fn king_v_king_matches_the_hand_analysis<R: Rules>() {
+        let n = <R::Geometry as Geometry>::SQUARES as u8;
+        let rows = <R::Geometry as Geometry>::ROWS;
+        let row_file = |sq: u8| <R::Geometry as Geometry>::row_file(Square::new(sq).unwrap());
+        let on_long_diagonal = |sq: u8| {
+            let (row, file) = row_file(sq);
+            row + file == rows - 1
+        };
+        let in_corner = |sq: u8| {
+            let (row, file) = row_file(sq);
+            on_long_diagonal(sq) && (row == 0 || file == 0)
+        };
         for side in ["W", "B"] {
-            for w in 1..=50u8 {
-                for b in (1..=50u8).filter(|&b| b != w) {
-                    let pos = parse_fen::<International>(&format!("{side}:WK{w}:BK{b}")).unwrap();
+            for w in 1..=n {
+                for b in (1..=n).filter(|&b| b != w) {
+                    let pos = parse_fen::<R>(&format!("{side}:WK{w}:BK{b}")).unwrap();
                     let (mover, other) = if side == "W" { (w, b) } else { (b, w) };
-                    let corner = other == 46 || other == 5;
                     let won = crate::rules::movegen::has_capture(&pos)
-                        || (corner && on_long_diagonal(mover));
+                        || (in_corner(other) && on_long_diagonal(mover));
                     assert_eq!(certain_draw(&pos), !won, "{pos:?}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn king_v_king_table_matches_the_hand_analysis() {
+        king_v_king_matches_the_hand_analysis::<International>();
+        king_v_king_matches_the_hand_analysis::<Brazilian>();
     }
 
     #[test]
@@ -665,6 +686,7 @@ mod tests {
         // An open position: drawn.
         let open = parse_fen::<International>("W:WK1,K3:BK36").unwrap();
         assert!(certain_draw(&open));
+        prepare_certain_draw::<Brazilian>();
         let brazilian = parse_fen::<Brazilian>("B:WK1,K3:BK21").unwrap();
         assert!(certain_draw(&brazilian));
     }

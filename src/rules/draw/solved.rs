@@ -159,6 +159,11 @@ fn table<R: Rules>() -> &'static Table {
     cell.get_or_init(build::<R>)
 }
 
+/// Builds the table of `R` if it is not built yet.
+pub(super) fn prepare<R: Rules>() {
+    table::<R>();
+}
+
 /// Whether `pos` is a solved draw; false for any position outside these
 /// endings. The material test comes first, so other positions cost a few
 /// instructions and never build the table.
