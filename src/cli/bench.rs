@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules};
 use crate::search::tt::Table;
@@ -81,6 +82,8 @@ pub struct BenchTotals {
 
 /// Runs the bench and returns the totals; `line` gets one text line per position.
 pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTotals, String> {
+    prepare_certain_draw::<International>();
+    prepare_certain_draw::<Brazilian>();
     let mut totals = BenchTotals {
         nodes: 0,
         time: Duration::ZERO,

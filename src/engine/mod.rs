@@ -18,8 +18,8 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
-use crate::rules::draw::DrawSettings;
-use crate::rules::VariantKind;
+use crate::rules::draw::{prepare_certain_draw, DrawSettings};
+use crate::rules::{Brazilian, International, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
 use game_state::{new_game_state, VariantGame};
@@ -88,6 +88,12 @@ impl EngineHost {
     /// An engine for International draughts with default options. The
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
+        // The solved-endgame tables take a moment to build; build them now,
+        // off the protocol thread, so no timed search pays for them.
+        std::thread::spawn(|| {
+            prepare_certain_draw::<International>();
+            prepare_certain_draw::<Brazilian>();
+        });
         let options = Options::default();
         let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
             .iter()
