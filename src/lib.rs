@@ -2,11 +2,12 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `engine` → `search` → `eval` → `rules`.
+//! `cli` → `protocol` → `engine` → `search` → `eval` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it.
 
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod protocol;
 pub mod rules;
 pub mod search;

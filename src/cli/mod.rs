@@ -2,6 +2,7 @@
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
 mod bench;
+mod hub;
 mod perft;
 
 use std::process::ExitCode;
@@ -15,9 +16,9 @@ use crate::rules::VariantKind;
 #[derive(Debug, Parser)]
 #[command(name = "tempo", version, about, long_about = None)]
 pub struct Cli {
-    /// The tool to run.
+    /// The tool to run (default: `hub`).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The variants selectable on the command line.
@@ -41,6 +42,8 @@ impl From<VariantArg> for VariantKind {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Speak the Hub protocol (v2) on standard input and output (the default).
+    Hub(hub::HubArgs),
     /// Count the leaves of the legal-move tree (checks the move generator).
     Perft(perft::PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints the node count.
@@ -50,7 +53,9 @@ pub enum Command {
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Perft(args) => perft::run(&args),
-        Command::Bench(args) => bench::run(&args),
+        None => hub::run(&hub::HubArgs::default()),
+        Some(Command::Hub(args)) => hub::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     }
 }
