@@ -2,7 +2,7 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `arena`/`engine` → `search` → `eval` → `game` → `rules`.
+//! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
 //! `game` (a game record and its result under the draw rules) sits on it.
 
@@ -11,5 +11,6 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod protocol;
 pub mod rules;
 pub mod search;

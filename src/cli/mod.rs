@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod game;
+mod hub;
 mod matches;
 mod perft;
 
@@ -17,9 +18,9 @@ use crate::rules::VariantKind;
 #[derive(Debug, Parser)]
 #[command(name = "tempo", version, about, long_about = None)]
 pub struct Cli {
-    /// The tool to run.
+    /// The tool to run (default: `hub`).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The variants selectable on the command line.
@@ -43,6 +44,8 @@ impl From<VariantArg> for VariantKind {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Speak the Hub protocol (v2) on standard input and output (the default).
+    Hub(hub::HubArgs),
     /// Count the leaves of the legal-move tree (checks the move generator).
     Perft(perft::PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints the node count.
@@ -56,9 +59,11 @@ pub enum Command {
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Perft(args) => perft::run(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Match(args) => matches::run(&args),
-        Command::Game(args) => game::run(&args),
+        None => hub::run(&hub::HubArgs::default()),
+        Some(Command::Hub(args)) => hub::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Game(args)) => game::run(&args),
     }
 }

@@ -1,0 +1,359 @@
+//! The Hub I/O loop: drives an `EngineHost` from input lines and writes
+//! its answers.
+//!
+//! Threads: a reader thread turns the input into `Input` messages on a
+//! bounded channel (end of input, or a read error, becomes `Input::End`).
+//! One loop, `serve`, `select!`s over those messages and the engine's
+//! events; it is the only writer of the output and flushes every line.
+//!
+//! Invariants:
+//! - every `go` the engine accepts is answered by exactly one `done` (the
+//!   engine sends exactly one `Done` per search; the loop prints each one
+//!   and then joins the search thread with `wait`);
+//! - while a search runs, `ping` (answered at once), `stop`, `ponder-hit`
+//!   and `quit` act at once; every other command, and every error it would
+//!   cause, is held and handled in order once the search has ended, at most
+//!   `MAX_HELD` of them;
+//! - `ponder-hit` reaches the engine only during a `go ponder` search that
+//!   has not had one yet, so it can never restart a running clock;
+//! - end of input and `quit` stop the search and return at once, without
+//!   a `done`;
+//! - no input makes the loop panic or stop serving: bad input is answered
+//!   with `error message="..."`, and only a failing output ends the loop
+//!   early (nobody is listening any more).
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+
+use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
+
+use super::codec::{
+    format_done, format_error, format_id, format_info, format_param, parse_command, HubCommand,
+    LevelState,
+};
+use crate::engine::{EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
+
+/// The longest input line read, in bytes; a longer line is skipped and
+/// answered with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The most commands held while a search runs; more are answered with an
+/// error and dropped.
+pub const MAX_HELD: usize = 4096;
+
+/// A message from the reader thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// One input line, without its line end (invalid UTF-8 is replaced).
+    Line(String),
+    /// A line longer than `MAX_LINE` bytes, skipped; its length.
+    TooLong(usize),
+    /// The input is closed (or could not be read).
+    End,
+}
+
+/// Starts a thread that reads `input` line by line and sends each line,
+/// then `Input::End`, on the returned channel.
+pub fn spawn_reader<R: BufRead + Send + 'static>(input: R) -> Receiver<Input> {
+    let (tx, rx) = bounded(256);
+    let end = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("hub-reader".to_string())
+        .spawn(move || read_lines(input, &tx));
+    if spawned.is_err() {
+        // Without a reader there is no input: the session ends at once.
+        let _ = end.send(Input::End);
+    }
+    rx
+}
+
+/// Reads until the end of `input`, or until nobody receives any more.
+fn read_lines<R: BufRead>(mut input: R, tx: &Sender<Input>) {
+    loop {
+        let message = match read_line(&mut input) {
+            Ok(Some(message)) => message,
+            Ok(None) | Err(_) => Input::End,
+        };
+        let end = message == Input::End;
+        if tx.send(message).is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Reads one line, keeping at most `MAX_LINE` bytes of it; `None` at the
+/// end of the input. A last line without a line end still counts.
+fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<Input>> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((length > 0).then(|| finish_line(&line, length)));
+        }
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let data = &buf[..newline.unwrap_or(buf.len())];
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&data[..data.len().min(room)]);
+        length = length.saturating_add(data.len());
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(Some(finish_line(&line, length)));
+        }
+    }
+}
+
+fn finish_line(line: &[u8], length: usize) -> Input {
+    if length > MAX_LINE {
+        Input::TooLong(length)
+    } else {
+        Input::Line(String::from_utf8_lossy(line).into_owned())
+    }
+}
+
+/// Serves the Hub protocol: reads `input` on a thread of its own, answers
+/// on `out`. Returns at `quit` or at the end of the input; an error only
+/// when `out` fails.
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) -> io::Result<()> {
+    serve(spawn_reader(input), out)
+}
+
+/// Serves the Hub protocol on messages from a reader (see `spawn_reader`),
+/// answering on `out`, with a new engine. Returns at `quit`, at
+/// `Input::End` or when the reader is gone; an error only when `out` fails.
+pub fn serve<W: Write>(input: Receiver<Input>, out: W) -> io::Result<()> {
+    let (events_tx, events) = unbounded();
+    let mut session = Session {
+        engine: EngineHost::new(),
+        out,
+        level: LevelState::default(),
+        events_tx,
+        search: None,
+        held: VecDeque::new(),
+    };
+    let result = session.serve(&input, &events);
+    session.engine.stop();
+    result
+}
+
+/// What a line asks for, once read.
+enum Item {
+    /// A command to carry out.
+    Command(HubCommand),
+    /// A line that only gets an error.
+    Error(String),
+}
+
+/// Whether the session goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The search in progress.
+struct Search {
+    /// A `go ponder` still waiting for its `ponder-hit`.
+    awaiting_hit: bool,
+}
+
+struct Session<W: Write> {
+    engine: EngineHost,
+    out: W,
+    level: LevelState,
+    events_tx: Sender<EngineEvent>,
+    search: Option<Search>,
+    held: VecDeque<Item>,
+}
+
+impl<W: Write> Session<W> {
+    fn serve(&mut self, input: &Receiver<Input>, events: &Receiver<EngineEvent>) -> io::Result<()> {
+        loop {
+            while self.search.is_none() {
+                let Some(item) = self.held.pop_front() else {
+                    break;
+                };
+                if self.execute(item)? == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            select! {
+                recv(input) -> message => {
+                    let message = message.unwrap_or(Input::End);
+                    if self.on_input(message)? == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                recv(events) -> event => {
+                    // The session holds a sender, so the channel stays open.
+                    if let Ok(event) = event {
+                        self.on_event(event)?;
+                    }
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, message: &str) -> io::Result<()> {
+        self.send(&format_error(message))
+    }
+
+    fn on_input(&mut self, message: Input) -> io::Result<Flow> {
+        let item = match message {
+            Input::Line(line) => match parse_command(&line) {
+                Ok(Some(command)) => Item::Command(command),
+                Ok(None) => return Ok(Flow::Continue),
+                Err(e) => Item::Error(e.to_string()),
+            },
+            Input::TooLong(length) => Item::Error(format!(
+                "a line of {length} bytes was skipped: lines are limited to {MAX_LINE} bytes"
+            )),
+            Input::End => return Ok(Flow::Quit),
+        };
+        if self.search.is_none() {
+            return self.execute(item);
+        }
+        match item {
+            Item::Command(HubCommand::Ping) => self.send("pong")?,
+            Item::Command(HubCommand::Stop) => self.engine.stop(),
+            Item::Command(HubCommand::PonderHit) => self.ponder_hit(),
+            Item::Command(HubCommand::Quit) => return Ok(Flow::Quit),
+            item if self.held.len() < MAX_HELD => self.held.push_back(item),
+            _ => self.error(&format!(
+                "command dropped: {MAX_HELD} commands already wait for the search to end"
+            ))?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn ponder_hit(&mut self) {
+        if let Some(search) = &mut self.search {
+            if search.awaiting_hit {
+                search.awaiting_hit = false;
+                self.engine.ponder_hit();
+            }
+        }
+    }
+
+    /// Carries out one command while no search runs.
+    fn execute(&mut self, item: Item) -> io::Result<Flow> {
+        let command = match item {
+            Item::Command(command) => command,
+            Item::Error(message) => {
+                self.error(&message)?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match command {
+            HubCommand::Hub => {
+                self.send(&format_id(NAME, VERSION, AUTHOR))?;
+                for param in self.engine.params() {
+                    self.send(&format_param(&param))?;
+                }
+                self.send("wait")?;
+            }
+            HubCommand::Init => self.send("ready")?,
+            HubCommand::Ping => self.send("pong")?,
+            HubCommand::SetParam { name, value } => {
+                if let Err(e) = self.engine.set_param(&name, &value) {
+                    self.error(&format!("set-param: {e}"))?;
+                }
+            }
+            HubCommand::NewGame => {
+                if let Err(e) = self.engine.new_game() {
+                    self.error(&format!("new-game: {e}"))?;
+                }
+            }
+            HubCommand::Pos { position, moves } => {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                if let Err(e) = self.engine.set_position(&position, &moves) {
+                    let variant = crate::engine::hub_variant_name(self.engine.variant());
+                    self.error(&format!("pos: {e} (variant {variant})"))?;
+                }
+            }
+            HubCommand::Level(update) => self.level.apply(&update),
+            HubCommand::Go(mode) => {
+                let limits = self.level.limits(mode);
+                match self.engine.go(mode, limits, self.events_tx.clone()) {
+                    Ok(()) => {
+                        self.search = Some(Search {
+                            awaiting_hit: mode == GoMode::Ponder,
+                        })
+                    }
+                    Err(e) => self.error(&format!("go: {e}"))?,
+                }
+            }
+            // Nothing runs: there is nothing to stop or to start the clock of.
+            HubCommand::Stop | HubCommand::PonderHit => {}
+            HubCommand::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn on_event(&mut self, event: EngineEvent) -> io::Result<()> {
+        match event {
+            EngineEvent::Info(info) => self.send(&format_info(&info)),
+            EngineEvent::Done { best, ponder } => {
+                self.engine.wait();
+                self.search = None;
+                self.send(&format_done(best.as_ref(), ponder.as_ref()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn lines_are_read_with_or_without_a_last_line_end() {
+        let mut input = Cursor::new(b"ping\r\n\nhub".to_vec());
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Some(Input::Line("ping\r".into()))
+        );
+        assert_eq!(read_line(&mut input).unwrap(), Some(Input::Line("".into())));
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Some(Input::Line("hub".into()))
+        );
+        assert_eq!(read_line(&mut input).unwrap(), None);
+    }
+
+    #[test]
+    fn an_overlong_line_is_skipped_and_the_next_one_read() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\nping\n");
+        let mut input = Cursor::new(data);
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Some(Input::TooLong(MAX_LINE + 10))
+        );
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Some(Input::Line("ping".into()))
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        let mut input = Cursor::new(b"pi\xffng\n".to_vec());
+        let Some(Input::Line(line)) = read_line(&mut input).unwrap() else {
+            panic!("no line");
+        };
+        assert!(line.starts_with("pi") && line.ends_with("ng"));
+    }
+}
