@@ -26,8 +26,11 @@ pub struct Weights {
     pub outpost: i32,
     /// Bonus per empty square a king can reach (endgame mobility).
     pub king_mobility: i32,
-    /// Bonus for a man with no enemy piece able to stop it from crowning.
+    /// Bonus for a man with no enemy piece able to stop it from crowning
+    /// (less `runaway_step` per move it still needs).
     pub runaway: i32,
+    /// See `runaway`.
+    pub runaway_step: i32,
 }
 
 /// The weights in use.
@@ -40,7 +43,8 @@ pub const WEIGHTS: Weights = Weights {
     balance: 2,
     outpost: 3,
     king_mobility: 1,
-    runaway: 40,
+    runaway: 160,
+    runaway_step: 12,
 };
 
 /// Region masks of a board, derived from its geometry at compile time.
@@ -119,7 +123,7 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         let right = (men & R::Geometry::RIGHT).count_ones() as i32;
         s -= w.balance * (left - right).abs();
         s += w.outpost * (men & outposts::<R::Geometry>(side)).count_ones() as i32;
-        s += w.runaway * runaways::<R>(pos, side);
+        s += runaways::<R>(pos, side, w);
     }
     if kings != 0 && total <= 12 {
         let empty = pos.empty_squares();
@@ -147,36 +151,43 @@ fn outposts<G: Geometry>(side: Side) -> u64 {
     }
 }
 
-/// Men on the two rows before promotion whose way to the far row cannot be
-/// blocked: every square of the cone in front of them is empty.
+/// The runaway bonus of a side: for each man whose whole forward cone (every
+/// square it could pass on its way to the far row) holds no enemy piece,
+/// `runaway - runaway_step * moves to promotion`. Nothing while the enemy
+/// has a king, which can usually catch a lone man.
 #[inline(always)]
-fn runaways<R: Rules>(pos: &Position<R>, side: Side) -> i32 {
+fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+    let enemy = pos.pieces(side.opponent());
+    if enemy & pos.all_kings() != 0 {
+        return 0;
+    }
     let rows = R::Geometry::ROWS;
-    let empty = pos.empty_squares();
     let [l, r] = match side {
         Side::White => [crate::rules::Dir::UpLeft, crate::rules::Dir::UpRight],
         Side::Black => [crate::rules::Dir::DownLeft, crate::rules::Dir::DownRight],
     };
-    let near = own_row::<R::Geometry>(side, rows - 2) | own_row::<R::Geometry>(side, rows - 3);
-    let mut count = 0;
-    for man in crate::rules::square::Bits(pos.men(side) & near) {
-        let mut cone = man.mask();
-        let mut free = true;
+    let mut bonus = 0;
+    for man in crate::rules::square::Bits(pos.men(side)) {
+        let mut layer = man.mask();
+        let mut cone = 0u64;
+        let mut moves = 0;
         loop {
-            let next = R::Geometry::step(cone, l) | R::Geometry::step(cone, r);
-            let next = next & R::Geometry::BOARD;
-            if next == 0 {
+            layer =
+                (R::Geometry::step(layer, l) | R::Geometry::step(layer, r)) & R::Geometry::BOARD;
+            if layer == 0 {
                 break;
             }
-            if next & !empty != 0 {
-                free = false;
+            moves += 1;
+            cone |= layer;
+            if cone & enemy != 0 || moves >= rows {
                 break;
             }
-            cone = next;
         }
-        count += free as i32;
+        if cone & enemy == 0 && moves > 0 {
+            bonus += (w.runaway - w.runaway_step * moves as i32).max(0);
+        }
     }
-    count
+    bonus
 }
 
 #[cfg(test)]

@@ -62,9 +62,10 @@ impl Limits {
             };
         }
         if let Some(mt) = self.move_time {
+            // A fixed move time is meant to be used: no early stop.
             let t = mt.saturating_sub(SAFETY).max(Duration::from_millis(1));
             return Budget {
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
@@ -106,7 +107,8 @@ mod tests {
         };
         let b = l.budget();
         assert!(b.hard.unwrap() < Duration::from_millis(100));
-        assert_eq!(b.soft, b.hard);
+        assert!(b.hard.unwrap() > Duration::from_millis(50));
+        assert_eq!(b.soft, None);
     }
 
     #[test]
