@@ -1,5 +1,5 @@
 //! `tempo bench`: a fixed set of positions searched to a fixed depth with a
-//! fresh table each. With one thread the node count is deterministic: it is
+//! cleared table each. With one thread the node count is deterministic: it is
 //! the signature of the search's behaviour (quote it as `Bench: N` in
 //! commits that change the search or the evaluation).
 
@@ -63,7 +63,7 @@ pub struct BenchArgs {
     /// Search threads (node counts are deterministic only with 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Table size in MiB, fresh for every position.
+    /// Table size in MiB, cleared before every position.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// Print only the totals.
@@ -88,23 +88,25 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
         nodes: 0,
         time: Duration::ZERO,
     };
+    let mut table = Table::new(args.hash as usize);
     for fen in INTERNATIONAL {
-        bench_one::<International>(fen, args, &mut totals, line)?;
+        bench_one::<International>(&mut table, fen, args, &mut totals, line)?;
     }
     for fen in BRAZILIAN {
-        bench_one::<Brazilian>(fen, args, &mut totals, line)?;
+        bench_one::<Brazilian>(&mut table, fen, args, &mut totals, line)?;
     }
     Ok(totals)
 }
 
 fn bench_one<R: Rules>(
+    table: &mut Table,
     fen: &str,
     args: &BenchArgs,
     totals: &mut BenchTotals,
     line: &mut dyn FnMut(String),
 ) -> Result<(), String> {
     let pos = parse_fen::<R>(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
-    let table = Table::new(args.hash as usize);
+    table.clear();
     let control = Control::new(false);
     let mut setup = SearchSetup::new(
         pos,
@@ -116,7 +118,7 @@ fn bench_one<R: Rules>(
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
     let started = Instant::now();
-    let result = search(&setup, &table, &control, &mut |_| {});
+    let result = search(&setup, table, &control, &mut |_| {});
     let time = started.elapsed();
     totals.nodes += result.nodes;
     totals.time += time;

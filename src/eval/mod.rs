@@ -24,6 +24,10 @@ pub struct Weights {
     pub balance: i32,
     /// Bonus per man standing on the outpost squares (24/27 and mirrors on 10x10).
     pub outpost: i32,
+    /// Penalty per man on the left or right edge file.
+    pub edge: i32,
+    /// Bonus per man move to a square where it cannot be taken at once.
+    pub mobility: i32,
     /// Bonus per empty square a king can reach (endgame mobility).
     pub king_mobility: i32,
     /// Bonus for a man with no enemy piece able to stop it from crowning
@@ -42,6 +46,8 @@ pub const WEIGHTS: Weights = Weights {
     back_rank: 3,
     balance: 2,
     outpost: 3,
+    edge: 4,
+    mobility: 3,
     king_mobility: 1,
     runaway: 160,
     runaway_step: 12,
@@ -55,6 +61,9 @@ trait Regions: Geometry {
     const LEFT: u64 = region::<Self>(0, Self::ROWS - 1, 0, Self::ROWS / 2 - 1);
     /// Files (half)..end.
     const RIGHT: u64 = region::<Self>(0, Self::ROWS - 1, Self::ROWS / 2, Self::ROWS - 1);
+    /// The first and last files.
+    const EDGES: u64 = region::<Self>(0, Self::ROWS - 1, 0, 0)
+        | region::<Self>(0, Self::ROWS - 1, Self::ROWS - 1, Self::ROWS - 1);
 }
 
 impl<G: Geometry> Regions for G {}
@@ -124,6 +133,8 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         s -= w.balance * (left - right).abs();
         s += w.outpost * (men & outposts::<R::Geometry>(side)).count_ones() as i32;
         s += runaways::<R>(pos, side, w);
+        s -= w.edge * (men & R::Geometry::EDGES).count_ones() as i32;
+        s += w.mobility * safe_man_moves::<R>(pos, side) as i32;
     }
     if kings != 0 && total <= 12 {
         let empty = pos.empty_squares();
@@ -138,6 +149,27 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         s += w.king_mobility * reach.count_ones() as i32;
     }
     s
+}
+
+/// Forward moves of `side`'s men to squares no enemy man can jump at once
+/// (an enemy man beside the square with an empty square beyond it).
+#[inline(always)]
+fn safe_man_moves<R: Rules>(pos: &Position<R>, side: Side) -> u32 {
+    use crate::rules::Dir;
+    let empty = pos.empty_squares();
+    let enemy = pos.men(side.opponent());
+    let mut attacked = 0u64;
+    for d in Dir::ALL {
+        attacked |= R::Geometry::step(enemy, d) & R::Geometry::step(empty, d.reverse());
+    }
+    let [l, r] = match side {
+        Side::White => [Dir::UpLeft, Dir::UpRight],
+        Side::Black => [Dir::DownLeft, Dir::DownRight],
+    };
+    let men = pos.men(side);
+    let safe = empty & !attacked;
+    (R::Geometry::step(men, l) & safe).count_ones()
+        + (R::Geometry::step(men, r) & safe).count_ones()
 }
 
 /// The outpost squares of a side: 24 and 27 for White on 10x10 (27 and 24

@@ -29,7 +29,7 @@ pub struct Limits {
 
 /// Time kept back from every clock for the protocol round trip and process
 /// scheduling.
-const SAFETY: Duration = Duration::from_millis(30);
+const SAFETY: Duration = Duration::from_millis(40);
 
 /// Moves assumed left in a sudden-death game.
 const MOVES_HORIZON: u32 = 30;

