@@ -424,10 +424,12 @@ fn seconds(arg: &'static str, text: Option<&str>) -> Result<Duration, CommandErr
 
 /// The search limits that `level` lines have set so far.
 ///
-/// Each line changes only what it names; the rest stands. Two rules keep
-/// the result meaningful: a fixed time per move (`move-time`) and a clock
-/// (`time`, `moves`, `inc`) replace each other, and a line naming any
-/// limit without `infinite` ends infinite mode.
+/// The limits are of five kinds: `depth`, `nodes`, `move-time`, the clock
+/// (`moves`, `time`, `inc`) and `infinite`. A line sets the kinds it names
+/// and clears the kinds it does not name, so each line says what the next
+/// searches obey (pydraughts sends one complete line per search). Within
+/// the clock, a line may name only some fields: the others keep their last
+/// values (`level moves=40 time=300 inc=2`, then `level time=251.5`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LevelState {
     depth: Option<u32>,
@@ -442,31 +444,25 @@ pub struct LevelState {
 impl LevelState {
     /// Applies one `level` line.
     pub fn apply(&mut self, update: &LevelUpdate) {
-        if update.depth.is_some() {
-            self.depth = update.depth;
-        }
-        if update.nodes.is_some() {
-            self.nodes = update.nodes;
-        }
-        if update.move_time.is_some() {
-            self.move_time = update.move_time;
+        self.depth = update.depth;
+        self.nodes = update.nodes;
+        self.move_time = update.move_time;
+        self.infinite = update.infinite.unwrap_or(false);
+        if update.time.is_none() && update.moves.is_none() && update.inc.is_none() {
             self.time = None;
             self.moves = None;
             self.inc = Duration::ZERO;
+            return;
         }
-        if update.time.is_some() || update.moves.is_some() || update.inc.is_some() {
-            self.move_time = None;
-            if update.time.is_some() {
-                self.time = update.time;
-            }
-            if let Some(moves) = update.moves {
-                self.moves = (moves > 0).then_some(moves);
-            }
-            if let Some(inc) = update.inc {
-                self.inc = inc;
-            }
+        if update.time.is_some() {
+            self.time = update.time;
         }
-        self.infinite = update.infinite.unwrap_or(false);
+        if let Some(moves) = update.moves {
+            self.moves = (moves > 0).then_some(moves);
+        }
+        if let Some(inc) = update.inc {
+            self.inc = inc;
+        }
     }
 
     /// The limits of a search in `mode`. The Hub clock gets this move's
@@ -753,7 +749,7 @@ mod tests {
     }
 
     #[test]
-    fn level_lines_accumulate_and_time_controls_replace_each_other() {
+    fn each_level_line_sets_the_limits_and_the_clock_accumulates() {
         let mut level = LevelState::default();
         let up = |l: &str| match parse_command(l).unwrap().unwrap() {
             HubCommand::Level(u) => u,
@@ -765,15 +761,28 @@ mod tests {
         assert_eq!(l.moves_to_go, Some(40));
         assert_eq!(l.time, Some(Duration::from_secs(302)));
         assert_eq!(l.inc, Duration::from_secs(2));
+        level.apply(&up("level time=250"));
+        let l = level.limits(GoMode::Think);
+        assert_eq!(
+            (l.moves_to_go, l.time),
+            (Some(40), Some(Duration::from_secs(252)))
+        );
         level.apply(&up("level move-time=0.5"));
         let l = level.limits(GoMode::Think);
         assert_eq!(l.move_time, Some(Duration::from_millis(500)));
         assert_eq!((l.time, l.moves_to_go), (None, None));
         level.apply(&up("level depth=6"));
         let l = level.limits(GoMode::Think);
-        assert_eq!((l.depth, l.move_time.is_some()), (Some(6), true));
+        assert_eq!((l.depth, l.move_time), (Some(6), None));
+        level.apply(&up("level depth=8 move-time=2"));
+        let l = level.limits(GoMode::Think);
+        assert_eq!(
+            (l.depth, l.move_time),
+            (Some(8), Some(Duration::from_secs(2)))
+        );
         level.apply(&up("level infinite"));
-        assert!(level.limits(GoMode::Analyze).infinite);
+        let l = level.limits(GoMode::Analyze);
+        assert!(l.infinite && l.depth.is_none());
         level.apply(&up("level time=60"));
         let l = level.limits(GoMode::Think);
         assert!(!l.infinite);
