@@ -528,6 +528,33 @@ fn commands_sent_during_a_search_wait_for_its_end() {
 }
 
 #[test]
+fn pipelined_searches_each_get_their_stop() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send(&format!("pos pos={START10}"));
+    e.send("level infinite");
+    // Sent at once: each stop ends one search.
+    for line in ["go think", "stop", "go analyze", "stop"] {
+        e.send(line);
+    }
+    for _ in 0..2 {
+        let (_, done, _) = e.search(PATIENCE);
+        assert!(done.starts_with("done move="), "{done}");
+    }
+    e.ping();
+    // A go sent while another runs, then one stop: neither search is left
+    // waiting for it.
+    for line in ["go analyze", "go think", "stop"] {
+        e.send(line);
+    }
+    for _ in 0..2 {
+        let (_, done, _) = e.search(PATIENCE);
+        assert!(done.starts_with("done move="), "{done}");
+    }
+    e.ping();
+}
+
+#[test]
 fn the_engine_exits_promptly_at_the_end_of_input_even_mid_search() {
     let _turn = one_at_a_time();
     let bound = Duration::from_millis(100);

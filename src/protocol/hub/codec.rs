@@ -8,8 +8,8 @@
 //! command that is malformed is a `CommandError` that says what is wrong.
 //!
 //! Output invariants, relied on by every client seen in the wild:
-//! - every formatted line is a single line: no `\n`, `\r` or other control
-//!   character, whatever text it echoes;
+//! - every formatted line is a single line: no `\n`, `\r`, other control
+//!   character or whitespace but the plain space, whatever text it echoes;
 //! - every argument is `name=value` (no bare flags: pydraughts' `param`
 //!   parser crashes on them); a value is quoted when it is empty or holds
 //!   whitespace or `=`, and never contains `"` (echoed `"` become `'`);
@@ -489,8 +489,9 @@ impl LevelState {
     }
 }
 
-/// Makes `text` safe to print inside a value: control characters become
-/// spaces, `"` becomes `'`, and long text is cut.
+/// Makes `text` safe to print inside a value: control characters and
+/// whitespace other than a plain space (tabs, Unicode line separators)
+/// become spaces, `"` becomes `'`, and long text is cut.
 fn clean(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_ECHO + 3));
     for (i, c) in text.chars().enumerate() {
@@ -500,7 +501,7 @@ fn clean(text: &str) -> String {
         }
         out.push(match c {
             '"' => '\'',
-            c if c.is_control() => ' ',
+            c if c.is_control() || c.is_whitespace() => ' ',
             c => c,
         });
     }
@@ -887,8 +888,8 @@ mod tests {
 
     #[test]
     fn echoed_text_cannot_break_a_line() {
-        let line = format_error("bad \"x\"\n\r\tinjected=1");
-        assert_eq!(line, "error message=\"bad 'x'   injected=1\"");
+        let line = format_error("bad \"x\"\n\r\tinjected=1\u{2028}");
+        assert_eq!(line, "error message=\"bad 'x'   injected=1 \"");
         let long = format_error(&"y".repeat(5000));
         assert!(long.len() < MAX_ECHO + 40);
     }
