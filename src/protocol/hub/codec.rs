@@ -294,7 +294,7 @@ fn parse_pos(args: &[Arg]) -> Result<HubCommand, CommandError> {
             .filter(|p| !p.trim().is_empty())
             .ok_or(CommandError::Missing {
                 command: "pos",
-                usage: "pos pos=<position> [moves=\"<move> <move> ...\"]",
+                usage: "pos pos=<position> [moves=<moves, space-separated, quoted>]",
             })?;
     let moves = value(args, "moves")
         .map(|m| m.split_whitespace().map(str::to_string).collect())
@@ -341,9 +341,9 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
         let text = arg.value.as_deref();
         let name = arg.name.as_str();
         match name {
-            "depth" => level.depth = Some(whole("depth", text, 1)?),
-            "nodes" => level.nodes = Some(whole("nodes", text, 1)?),
-            "moves" => level.moves = Some(whole("moves", text, 0)?),
+            "depth" => level.depth = Some(whole("depth", text, true)?),
+            "nodes" => level.nodes = Some(whole("nodes", text, true)?),
+            "moves" => level.moves = Some(whole("moves", text, false)?),
             "move-time" => level.move_time = Some(seconds("move-time", text)?),
             "time" => level.time = Some(seconds("time", text)?),
             "inc" => level.inc = Some(seconds("inc", text)?),
@@ -374,10 +374,10 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
     Ok(level)
 }
 
-/// Reads a whole number of at least `min` for `level`.
-fn whole<T>(arg: &'static str, text: Option<&str>, min: T) -> Result<T, CommandError>
+/// Reads a whole number for `level`; with `positive`, 0 is refused.
+fn whole<T>(arg: &'static str, text: Option<&str>, positive: bool) -> Result<T, CommandError>
 where
-    T: std::str::FromStr + PartialOrd,
+    T: std::str::FromStr + PartialEq + Default,
 {
     let bad = |value: &str, why| CommandError::BadValue {
         command: "level",
@@ -393,8 +393,8 @@ where
         .trim()
         .parse()
         .map_err(|_| bad(text, "expected a whole number"))?;
-    if n < min {
-        return Err(bad(text, "it is too small"));
+    if positive && n == T::default() {
+        return Err(bad(text, "it must be at least 1"));
     }
     Ok(n)
 }
