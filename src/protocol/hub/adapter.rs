@@ -13,7 +13,11 @@
 //! - while a search runs, `ping` (answered at once), `stop`, `ponder-hit`
 //!   and `quit` act at once; every other command, and every error it would
 //!   cause, is held and handled in order once the search has ended, at most
-//!   `MAX_HELD` of them;
+//!   `MAX_HELD` of them. A `stop` or `ponder-hit` that comes after a held
+//!   `go` acts on the running search and is also held for that later
+//!   search, which gets it as soon as it starts: `go`, `stop`, `go`,
+//!   `stop` sent at once stops both searches, and no search can wait
+//!   forever for a `stop` that was meant for it;
 //! - `ponder-hit` reaches the engine only during a `go ponder` search that
 //!   has not had one yet, so it can never restart a running clock;
 //! - end of input and `quit` stop the search and return at once, without
@@ -174,13 +178,8 @@ struct Session<W: Write> {
 impl<W: Write> Session<W> {
     fn serve(&mut self, input: &Receiver<Input>, events: &Receiver<EngineEvent>) -> io::Result<()> {
         loop {
-            while self.search.is_none() {
-                let Some(item) = self.held.pop_front() else {
-                    break;
-                };
-                if self.execute(item)? == Flow::Quit {
-                    return Ok(());
-                }
+            if self.drain_held()? == Flow::Quit {
+                return Ok(());
             }
             select! {
                 recv(input) -> message => {
@@ -197,6 +196,41 @@ impl<W: Write> Session<W> {
                 }
             }
         }
+    }
+
+    /// Handles held commands in order: all of them when no search runs;
+    /// during a search, only a `stop` or `ponder-hit` at the front (it was
+    /// held because it came after a held `go`, which is this search).
+    fn drain_held(&mut self) -> io::Result<Flow> {
+        while let Some(front) = self.held.front() {
+            let controls_search = matches!(
+                front,
+                Item::Command(HubCommand::Stop | HubCommand::PonderHit)
+            );
+            if self.search.is_some() && !controls_search {
+                break;
+            }
+            let Some(item) = self.held.pop_front() else {
+                break;
+            };
+            match item {
+                Item::Command(HubCommand::Stop) if self.search.is_some() => self.engine.stop(),
+                Item::Command(HubCommand::PonderHit) if self.search.is_some() => self.ponder_hit(),
+                item => {
+                    if self.execute(item)? == Flow::Quit {
+                        return Ok(Flow::Quit);
+                    }
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Whether a `go` waits among the held commands.
+    fn go_held(&self) -> bool {
+        self.held
+            .iter()
+            .any(|item| matches!(item, Item::Command(HubCommand::Go(_))))
     }
 
     fn send(&mut self, line: &str) -> io::Result<()> {
@@ -226,15 +260,34 @@ impl<W: Write> Session<W> {
         }
         match item {
             Item::Command(HubCommand::Ping) => self.send("pong")?,
-            Item::Command(HubCommand::Stop) => self.engine.stop(),
-            Item::Command(HubCommand::PonderHit) => self.ponder_hit(),
             Item::Command(HubCommand::Quit) => return Ok(Flow::Quit),
-            item if self.held.len() < MAX_HELD => self.held.push_back(item),
-            _ => self.error(&format!(
-                "command dropped: {MAX_HELD} commands already wait for the search to end"
-            ))?,
+            // A stop or ponder-hit acts on this search at once; when it
+            // follows a held go it may be meant for that later search, so
+            // it also waits its turn for it.
+            Item::Command(command @ (HubCommand::Stop | HubCommand::PonderHit)) => {
+                if command == HubCommand::Stop {
+                    self.engine.stop();
+                } else {
+                    self.ponder_hit();
+                }
+                if self.go_held() {
+                    self.hold(Item::Command(command))?;
+                }
+            }
+            item => self.hold(item)?,
         }
         Ok(Flow::Continue)
+    }
+
+    /// Keeps a command for when the search has ended, if there is room.
+    fn hold(&mut self, item: Item) -> io::Result<()> {
+        if self.held.len() < MAX_HELD {
+            self.held.push_back(item);
+            return Ok(());
+        }
+        self.error(&format!(
+            "command dropped: {MAX_HELD} commands already wait for the search to end"
+        ))
     }
 
     fn ponder_hit(&mut self) {

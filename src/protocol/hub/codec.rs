@@ -8,8 +8,8 @@
 //! command that is malformed is a `CommandError` that says what is wrong.
 //!
 //! Output invariants, relied on by every client seen in the wild:
-//! - every formatted line is a single line: no `\n`, `\r` or other control
-//!   character, whatever text it echoes;
+//! - every formatted line is a single line: no `\n`, `\r`, other control
+//!   character or whitespace but the plain space, whatever text it echoes;
 //! - every argument is `name=value` (no bare flags: pydraughts' `param`
 //!   parser crashes on them); a value is quoted when it is empty or holds
 //!   whitespace or `=`, and never contains `"` (echoed `"` become `'`);
@@ -294,7 +294,7 @@ fn parse_pos(args: &[Arg]) -> Result<HubCommand, CommandError> {
             .filter(|p| !p.trim().is_empty())
             .ok_or(CommandError::Missing {
                 command: "pos",
-                usage: "pos pos=<position> [moves=\"<move> <move> ...\"]",
+                usage: "pos pos=<position> [moves=<moves, space-separated, quoted>]",
             })?;
     let moves = value(args, "moves")
         .map(|m| m.split_whitespace().map(str::to_string).collect())
@@ -341,9 +341,9 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
         let text = arg.value.as_deref();
         let name = arg.name.as_str();
         match name {
-            "depth" => level.depth = Some(whole("depth", text, 1)?),
-            "nodes" => level.nodes = Some(whole("nodes", text, 1)?),
-            "moves" => level.moves = Some(whole("moves", text, 0)?),
+            "depth" => level.depth = Some(whole("depth", text, true)?),
+            "nodes" => level.nodes = Some(whole("nodes", text, true)?),
+            "moves" => level.moves = Some(whole("moves", text, false)?),
             "move-time" => level.move_time = Some(seconds("move-time", text)?),
             "time" => level.time = Some(seconds("time", text)?),
             "inc" => level.inc = Some(seconds("inc", text)?),
@@ -374,10 +374,10 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
     Ok(level)
 }
 
-/// Reads a whole number of at least `min` for `level`.
-fn whole<T>(arg: &'static str, text: Option<&str>, min: T) -> Result<T, CommandError>
+/// Reads a whole number for `level`; with `positive`, 0 is refused.
+fn whole<T>(arg: &'static str, text: Option<&str>, positive: bool) -> Result<T, CommandError>
 where
-    T: std::str::FromStr + PartialOrd,
+    T: std::str::FromStr + PartialEq + Default,
 {
     let bad = |value: &str, why| CommandError::BadValue {
         command: "level",
@@ -393,8 +393,8 @@ where
         .trim()
         .parse()
         .map_err(|_| bad(text, "expected a whole number"))?;
-    if n < min {
-        return Err(bad(text, "it is too small"));
+    if positive && n == T::default() {
+        return Err(bad(text, "it must be at least 1"));
     }
     Ok(n)
 }
@@ -424,10 +424,12 @@ fn seconds(arg: &'static str, text: Option<&str>) -> Result<Duration, CommandErr
 
 /// The search limits that `level` lines have set so far.
 ///
-/// Each line changes only what it names; the rest stands. Two rules keep
-/// the result meaningful: a fixed time per move (`move-time`) and a clock
-/// (`time`, `moves`, `inc`) replace each other, and a line naming any
-/// limit without `infinite` ends infinite mode.
+/// The limits are of five kinds: `depth`, `nodes`, `move-time`, the clock
+/// (`moves`, `time`, `inc`) and `infinite`. A line sets the kinds it names
+/// and clears the kinds it does not name, so each line says what the next
+/// searches obey (pydraughts sends one complete line per search). Within
+/// the clock, a line may name only some fields: the others keep their last
+/// values (`level moves=40 time=300 inc=2`, then `level time=251.5`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LevelState {
     depth: Option<u32>,
@@ -442,31 +444,25 @@ pub struct LevelState {
 impl LevelState {
     /// Applies one `level` line.
     pub fn apply(&mut self, update: &LevelUpdate) {
-        if update.depth.is_some() {
-            self.depth = update.depth;
-        }
-        if update.nodes.is_some() {
-            self.nodes = update.nodes;
-        }
-        if update.move_time.is_some() {
-            self.move_time = update.move_time;
+        self.depth = update.depth;
+        self.nodes = update.nodes;
+        self.move_time = update.move_time;
+        self.infinite = update.infinite.unwrap_or(false);
+        if update.time.is_none() && update.moves.is_none() && update.inc.is_none() {
             self.time = None;
             self.moves = None;
             self.inc = Duration::ZERO;
+            return;
         }
-        if update.time.is_some() || update.moves.is_some() || update.inc.is_some() {
-            self.move_time = None;
-            if update.time.is_some() {
-                self.time = update.time;
-            }
-            if let Some(moves) = update.moves {
-                self.moves = (moves > 0).then_some(moves);
-            }
-            if let Some(inc) = update.inc {
-                self.inc = inc;
-            }
+        if update.time.is_some() {
+            self.time = update.time;
         }
-        self.infinite = update.infinite.unwrap_or(false);
+        if let Some(moves) = update.moves {
+            self.moves = (moves > 0).then_some(moves);
+        }
+        if let Some(inc) = update.inc {
+            self.inc = inc;
+        }
     }
 
     /// The limits of a search in `mode`. The Hub clock gets this move's
@@ -493,8 +489,9 @@ impl LevelState {
     }
 }
 
-/// Makes `text` safe to print inside a value: control characters become
-/// spaces, `"` becomes `'`, and long text is cut.
+/// Makes `text` safe to print inside a value: control characters and
+/// whitespace other than a plain space (tabs, Unicode line separators)
+/// become spaces, `"` becomes `'`, and long text is cut.
 fn clean(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_ECHO + 3));
     for (i, c) in text.chars().enumerate() {
@@ -504,7 +501,7 @@ fn clean(text: &str) -> String {
         }
         out.push(match c {
             '"' => '\'',
-            c if c.is_control() => ' ',
+            c if c.is_control() || c.is_whitespace() => ' ',
             c => c,
         });
     }
@@ -753,7 +750,7 @@ mod tests {
     }
 
     #[test]
-    fn level_lines_accumulate_and_time_controls_replace_each_other() {
+    fn each_level_line_sets_the_limits_and_the_clock_accumulates() {
         let mut level = LevelState::default();
         let up = |l: &str| match parse_command(l).unwrap().unwrap() {
             HubCommand::Level(u) => u,
@@ -765,15 +762,28 @@ mod tests {
         assert_eq!(l.moves_to_go, Some(40));
         assert_eq!(l.time, Some(Duration::from_secs(302)));
         assert_eq!(l.inc, Duration::from_secs(2));
+        level.apply(&up("level time=250"));
+        let l = level.limits(GoMode::Think);
+        assert_eq!(
+            (l.moves_to_go, l.time),
+            (Some(40), Some(Duration::from_secs(252)))
+        );
         level.apply(&up("level move-time=0.5"));
         let l = level.limits(GoMode::Think);
         assert_eq!(l.move_time, Some(Duration::from_millis(500)));
         assert_eq!((l.time, l.moves_to_go), (None, None));
         level.apply(&up("level depth=6"));
         let l = level.limits(GoMode::Think);
-        assert_eq!((l.depth, l.move_time.is_some()), (Some(6), true));
+        assert_eq!((l.depth, l.move_time), (Some(6), None));
+        level.apply(&up("level depth=8 move-time=2"));
+        let l = level.limits(GoMode::Think);
+        assert_eq!(
+            (l.depth, l.move_time),
+            (Some(8), Some(Duration::from_secs(2)))
+        );
         level.apply(&up("level infinite"));
-        assert!(level.limits(GoMode::Analyze).infinite);
+        let l = level.limits(GoMode::Analyze);
+        assert!(l.infinite && l.depth.is_none());
         level.apply(&up("level time=60"));
         let l = level.limits(GoMode::Think);
         assert!(!l.infinite);
@@ -878,8 +888,8 @@ mod tests {
 
     #[test]
     fn echoed_text_cannot_break_a_line() {
-        let line = format_error("bad \"x\"\n\r\tinjected=1");
-        assert_eq!(line, "error message=\"bad 'x'   injected=1\"");
+        let line = format_error("bad \"x\"\n\r\tinjected=1\u{2028}");
+        assert_eq!(line, "error message=\"bad 'x'   injected=1 \"");
         let long = format_error(&"y".repeat(5000));
         assert!(long.len() < MAX_ECHO + 40);
     }
