@@ -217,10 +217,19 @@ impl EngineHost {
             "hash" => {
                 let mib = number(1, MAX_HASH_MIB)?;
                 if mib != self.options.hash_mib {
-                    // Free the old table before allocating the new one.
+                    // Free the old table before allocating the new one; keep
+                    // a table of the old size when the new one cannot be had.
                     self.table = Arc::new(Table::new(1));
-                    self.table = Arc::new(Table::new(mib));
-                    self.options.hash_mib = mib;
+                    match Table::try_new(mib) {
+                        Ok(table) => {
+                            self.table = Arc::new(table);
+                            self.options.hash_mib = mib;
+                        }
+                        Err(why) => {
+                            self.table = Arc::new(Table::new(self.options.hash_mib));
+                            return Err(bad(&why));
+                        }
+                    }
                 }
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,

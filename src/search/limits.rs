@@ -75,24 +75,34 @@ impl Limits {
                 hard: None,
             };
         };
-        let usable = left.saturating_sub(SAFETY).max(Duration::from_millis(1));
+        // The increment is on the clock before the move (Hub: `inc` is
+        // added before every move).
+        let usable = left
+            .saturating_add(self.inc)
+            .saturating_sub(SAFETY)
+            .max(Duration::from_millis(1));
         let moves = self
             .moves_to_go
             .unwrap_or(MOVES_HORIZON)
             .clamp(1, MOVES_HORIZON);
-        let share = usable / moves + self.inc.mul_f64(0.8);
+        let share = (left / moves).saturating_add(scale(self.inc, 0.8));
         let hard_cap = if moves == 1 {
             usable
         } else {
-            usable.mul_f64(0.35)
+            scale(usable, 0.35)
         };
         let soft = share.min(hard_cap);
-        let hard = (share * 4).min(hard_cap);
+        let hard = share.saturating_mul(4).min(hard_cap);
         Budget {
             soft: Some(soft),
             hard: Some(hard),
         }
     }
+}
+
+/// `d * factor` (factor below 1), without overflow for any duration.
+fn scale(d: Duration, factor: f64) -> Duration {
+    Duration::try_from_secs_f64(d.as_secs_f64() * factor).unwrap_or(d)
 }
 
 #[cfg(test)]
@@ -120,6 +130,17 @@ mod tests {
         let b = l.budget();
         assert!(b.hard.unwrap() <= Duration::from_secs(4));
         assert!(b.soft.unwrap() <= b.hard.unwrap());
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let l = Limits {
+            time: Some(Duration::MAX),
+            inc: Duration::MAX,
+            ..Limits::default()
+        };
+        let b = l.budget();
+        assert!(b.hard.unwrap() >= b.soft.unwrap());
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
     started: Mutex<Instant>,
+    searching_since: Instant,
 }
 
 impl Default for Control {
@@ -57,6 +58,7 @@ impl Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             started: Mutex::new(Instant::now()),
+            searching_since: Instant::now(),
         }
     }
 
@@ -84,6 +86,11 @@ impl Control {
     /// Time on the clock since the search (or the ponder-hit) started.
     pub fn elapsed(&self) -> Duration {
         self.started.lock().elapsed()
+    }
+
+    /// Time since the search started, pondering included (for reports).
+    pub fn searching_for(&self) -> Duration {
+        self.searching_since.elapsed()
     }
 }
 

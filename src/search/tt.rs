@@ -83,10 +83,26 @@ const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 impl Table {
     /// A table of at most `mib` MiB (at least one bucket). Every page is
     /// written here, so no search pays for first touches later.
+    ///
+    /// Panics only if even a tiny table cannot be allocated; use `try_new`
+    /// for a size a user chose.
     pub fn new(mib: usize) -> Table {
+        Table::try_new(mib).unwrap_or_else(|_| Table::with_buckets(Vec::from([Bucket::default()])))
+    }
+
+    /// A table of at most `mib` MiB, or an error when the memory cannot be
+    /// had.
+    pub fn try_new(mib: usize) -> Result<Table, String> {
         let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
         buckets.resize_with(count, Bucket::default);
+        Ok(Table::with_buckets(buckets))
+    }
+
+    fn with_buckets(buckets: Vec<Bucket>) -> Table {
         Table {
             buckets,
             age: AtomicU64::new(0),

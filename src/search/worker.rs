@@ -117,6 +117,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         if self.root_moves.len() == 1 && !setup.search_single_move && self.id == 0 {
             result.ponder = self.ponder_after(self.root_moves[0].mv);
+            self.hold(setup);
             return result;
         }
         let max_depth = setup
@@ -145,7 +146,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                         seldepth: self.seldepth as u32,
                         score: rm.score,
                         nodes: self.shared.nodes(),
-                        time: self.shared.control.elapsed(),
+                        time: self.shared.control.searching_for(),
                         pv: rm.pv.clone(),
                         hashfull: self.shared.table.hashfull(),
                         multipv: line + 1,
@@ -189,16 +190,20 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         if self.id == 0 {
-            // Never answer before the clock runs (ponder) or before a stop
-            // (infinite analysis).
-            while !self.shared.control.stopped()
-                && (self.shared.control.pondering() || setup.limits.infinite)
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            self.hold(setup);
         }
         self.publish();
         result
+    }
+
+    /// Never answer before the clock runs (ponder) or before a stop
+    /// (infinite analysis).
+    fn hold(&self, setup: &SearchSetup<R>) {
+        while !self.shared.control.stopped()
+            && (self.shared.control.pondering() || setup.limits.infinite)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// The expected reply after `mv`, from the table.
