@@ -115,7 +115,11 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         let s = sq.get() as u32 - 1;
         let row = s / Self::PER_ROW;
         let col = s % Self::PER_ROW;
-        let file = if row.is_multiple_of(2) { 2 * col + 1 } else { 2 * col };
+        let file = if row.is_multiple_of(2) {
+            2 * col + 1
+        } else {
+            2 * col
+        };
         (row, file)
     }
 
