@@ -1,0 +1,290 @@
+//! Perft against the published tables, and the `tempo perft` command.
+//!
+//! - Every `U` row of `tests/data/perft.tsv` (International and Brazilian
+//!   rows of the reference table) must equal `perft`. Rows of at most
+//!   `NORMAL_TIER_MAX_NODES` nodes run in the normal tier; the deeper ones
+//!   run in one ignored test (`cargo test --test perft -- --ignored
+//!   --nocapture` prints a line per row).
+//! - `K` and `P` rows count capture paths in other conventions and are not
+//!   compared (see README.md); the data file keeps them, marked.
+//! - `perft_threads` with two workers equals single-threaded perft.
+//! - The binary prints `depth D nodes N time S mnps X` lines, deepest last,
+//!   and rejects a bad `--fen` with a message and a non-zero exit.
+
+use std::process::Command;
+use std::time::Instant;
+
+use tempo::rules::notation::parse_fen;
+use tempo::rules::perft::{divide, perft, perft_threads};
+use tempo::rules::{Brazilian, International, Position, Rules};
+
+/// Rows with more leaf nodes than this are left to the slow tier.
+const NORMAL_TIER_MAX_NODES: u64 = 150_000_000;
+
+const DATA: &str = include_str!("data/perft.tsv");
+
+/// One row of `tests/data/perft.tsv`.
+#[derive(Debug)]
+struct Row {
+    variant: String,
+    name: String,
+    convention: String,
+    depth: u32,
+    nodes: u64,
+    fen: String,
+}
+
+fn rows() -> Vec<Row> {
+    let mut out = Vec::new();
+    for (i, line) in DATA.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("variant\t") || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "line {}: expected 6 fields: {line}", i + 1);
+        out.push(Row {
+            variant: f[0].to_string(),
+            name: f[1].to_string(),
+            convention: f[2].to_string(),
+            depth: f[3].parse().expect("depth"),
+            nodes: f[4].parse().expect("nodes"),
+            fen: f[5].to_string(),
+        });
+    }
+    out
+}
+
+fn perft_of<R: Rules>(fen: &str, depth: u32) -> u64 {
+    let pos: Position<R> = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    perft(&pos, depth)
+}
+
+fn engine_count(row: &Row) -> u64 {
+    match row.variant.as_str() {
+        "international" => perft_of::<International>(&row.fen, row.depth),
+        "brazilian" => perft_of::<Brazilian>(&row.fen, row.depth),
+        other => panic!("unknown variant {other}"),
+    }
+}
+
+/// Runs the U rows selected by `keep`, prints one line per row and fails
+/// with the list of rows that differ.
+fn check_u_rows(keep: impl Fn(&Row) -> bool) -> usize {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for row in rows().iter().filter(|r| r.convention == "U" && keep(r)) {
+        let started = Instant::now();
+        let got = engine_count(row);
+        let status = if got == row.nodes { "ok" } else { "WRONG" };
+        println!(
+            "{status:5} {} {} depth {}: expected {} got {} ({:.2} s)",
+            row.variant,
+            row.name,
+            row.depth,
+            row.nodes,
+            got,
+            started.elapsed().as_secs_f64()
+        );
+        if got != row.nodes {
+            wrong.push(format!(
+                "{} {} depth {}: expected {}, got {}",
+                row.variant, row.name, row.depth, row.nodes, got
+            ));
+        }
+        checked += 1;
+    }
+    assert!(wrong.is_empty(), "perft differs:\n{}", wrong.join("\n"));
+    checked
+}
+
+#[test]
+fn data_file_has_every_convention_marked() {
+    let rows = rows();
+    for row in &rows {
+        assert!(
+            ["U", "K", "P"].contains(&row.convention.as_str()),
+            "{row:?} has no U/K/P mark"
+        );
+        assert!(
+            row.variant == "international" || row.variant == "brazilian",
+            "{row:?}"
+        );
+    }
+    let count = |variant: &str, conv: &str| {
+        rows.iter()
+            .filter(|r| r.variant == variant && r.convention == conv)
+            .count()
+    };
+    // The reference table's International and Brazilian rows, as copied.
+    assert_eq!(count("international", "U"), 67);
+    assert_eq!(count("brazilian", "U"), 14);
+    assert_eq!(
+        count("international", "K") + count("international", "P"),
+        36
+    );
+    assert_eq!(count("brazilian", "K") + count("brazilian", "P"), 24);
+}
+
+#[test]
+fn start_positions_in_the_data_are_the_engine_start_positions() {
+    use tempo::rules::notation::to_fen;
+    for row in rows().iter().filter(|r| r.name == "start") {
+        match row.variant.as_str() {
+            "international" => assert_eq!(
+                parse_fen::<International>(&row.fen).unwrap(),
+                Position::<International>::start(),
+                "{}",
+                to_fen(&Position::<International>::start())
+            ),
+            _ => assert_eq!(
+                parse_fen::<Brazilian>(&row.fen).unwrap(),
+                Position::<Brazilian>::start()
+            ),
+        }
+    }
+}
+
+#[test]
+fn published_u_counts_international_normal_tier() {
+    let n = check_u_rows(|r| r.variant == "international" && r.nodes <= NORMAL_TIER_MAX_NODES);
+    assert!(n >= 50, "only {n} rows checked");
+}
+
+#[test]
+fn published_u_counts_brazilian_normal_tier() {
+    let n = check_u_rows(|r| r.variant == "brazilian" && r.nodes <= NORMAL_TIER_MAX_NODES);
+    assert!(n >= 10, "only {n} rows checked");
+}
+
+#[test]
+#[ignore = "slow tier: several billion nodes, run with `cargo test -- --ignored`"]
+fn published_u_counts_deep_tier() {
+    let n = check_u_rows(|r| r.nodes > NORMAL_TIER_MAX_NODES);
+    assert!(n >= 5, "only {n} rows checked");
+}
+
+#[test]
+fn two_threads_count_the_same_as_one() {
+    let international = [
+        ("W:W31-50:B1-20", 7),
+        (
+            "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24",
+            6,
+        ),
+        ("W:W6,7,8,9,10:B41,42,43,44,45", 6),
+    ];
+    for (fen, depth) in international {
+        let pos: Position<International> = parse_fen(fen).unwrap();
+        let single = perft(&pos, depth);
+        assert_eq!(perft_threads(&pos, depth, 2), single, "{fen} depth {depth}");
+        let split: u64 = divide(&pos, depth, 2).iter().map(|&(_, n)| n).sum();
+        assert_eq!(split, single, "divide {fen} depth {depth}");
+    }
+    let pos = Position::<Brazilian>::start();
+    assert_eq!(perft_threads(&pos, 9, 2), perft(&pos, 9));
+    assert_eq!(perft(&pos, 9), 4_431_766);
+}
+
+#[test]
+fn divide_lists_each_legal_root_move_once() {
+    let pos: Position<International> =
+        parse_fen("B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24").unwrap();
+    let rows = divide(&pos, 3, 1);
+    let legal = pos.legal_moves();
+    assert_eq!(rows.len(), legal.len());
+    for (mv, n) in &rows {
+        assert!(legal.contains(*mv));
+        assert_eq!(*n, perft(&pos.play(*mv), 2));
+    }
+    assert_eq!(rows.iter().map(|&(_, n)| n).sum::<u64>(), 1168);
+}
+
+/// Runs the built `tempo` binary.
+fn tempo(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .output()
+        .expect("run the tempo binary")
+}
+
+/// Parses `depth D nodes N time S mnps X`, returning (D, N).
+fn depth_line(line: &str) -> Option<(u32, u64)> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    if f.len() != 8 || f[0] != "depth" || f[2] != "nodes" || f[4] != "time" || f[6] != "mnps" {
+        return None;
+    }
+    let secs: f64 = f[5].parse().ok()?;
+    let mnps: f64 = f[7].parse().ok()?;
+    if secs < 0.0 || mnps < 0.0 {
+        return None;
+    }
+    Some((f[1].parse().ok()?, f[3].parse().ok()?))
+}
+
+#[test]
+fn cli_prints_one_line_per_depth_deepest_last() {
+    let out = tempo(&["perft", "--depth", "5"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<(u32, u64)> = stdout
+        .lines()
+        .map(|l| depth_line(l).unwrap_or_else(|| panic!("bad line {l:?}")))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![(1, 9), (2, 81), (3, 658), (4, 4265), (5, 27117)]
+    );
+}
+
+#[test]
+fn cli_brazilian_fen_threads_and_divide() {
+    let out = tempo(&[
+        "perft",
+        "--variant",
+        "brazilian",
+        "--fen",
+        "W:W17,21,22,23,24,25,26,27,28,30,31,32:B1,2,3,4,5,6,7,8,10,12,13,18",
+        "--depth",
+        "4",
+        "--divide",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let last = lines.last().expect("some output");
+    assert_eq!(depth_line(last), Some((4, 118)), "last line {last:?}");
+    // The divide lines (Hub long form and a count) come before the depth 4
+    // line and add up to its count.
+    let divide: Vec<(&str, u64)> = lines
+        .iter()
+        .filter(|l| !l.starts_with("depth"))
+        .map(|l| {
+            let (mv, n) = l.split_once(' ').expect("move and count");
+            (mv, n.parse().expect("count"))
+        })
+        .collect();
+    let mut moves: Vec<&str> = divide.iter().map(|&(m, _)| m).collect();
+    moves.sort_unstable();
+    assert_eq!(moves, vec!["22x15x18", "23x14x18"]);
+    assert_eq!(divide.iter().map(|&(_, n)| n).sum::<u64>(), 118);
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| depth_line(l))
+        .map(|d| d.0)
+        .collect();
+    assert_eq!(depths, vec![1, 2, 3, 4]);
+}
+
+#[test]
+fn cli_rejects_a_bad_fen_without_panicking() {
+    for fen in ["W:W51:B1", "not a position", "W:W1:B20", "", "B:W:B0"] {
+        let out = tempo(&["perft", "--fen", fen, "--depth", "2"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{fen:?} was accepted: {out:?}");
+        assert!(!stderr.trim().is_empty(), "{fen:?}: no message on stderr");
+        assert!(!stderr.contains("panicked"), "{fen:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{fen:?}: printed {:?}", out.stdout);
+    }
+}
