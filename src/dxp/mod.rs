@@ -14,3 +14,4 @@
 //! section of `protocol.md`.
 
 pub mod codec;
+pub mod session;
