@@ -2,6 +2,7 @@
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
 pub mod bench;
+mod dxp;
 mod game;
 mod matches;
 mod perft;
@@ -51,6 +52,8 @@ pub enum Command {
     Match(matches::MatchArgs),
     /// Replay a move list and print the result under the draw rules.
     Game(game::GameArgs),
+    /// Play International draughts over DXP (DamExchange), as server or client.
+    Dxp(dxp::DxpArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -60,5 +63,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Game(args) => game::run(&args),
+        Command::Dxp(args) => dxp::run(&args),
     }
 }

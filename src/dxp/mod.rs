@@ -14,4 +14,5 @@
 //! section of `protocol.md`.
 
 pub mod codec;
+pub mod net;
 pub mod session;
