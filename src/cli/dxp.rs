@@ -43,22 +43,22 @@ pub struct DxpArgs {
     #[arg(long)]
     pub initiator: bool,
     /// Initiator: our colour in the first game.
-    #[arg(long, value_enum, default_value = "white")]
+    #[arg(long, requires = "initiator", value_enum, default_value = "white")]
     pub colour: ColourArg,
     /// Initiator: minutes per side.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, requires = "initiator", default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
     pub time: u16,
     /// Initiator: moves per time period (0: the time is for the whole game).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, requires = "initiator", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
     pub moves: u16,
     /// Initiator: start position (FEN or Hub position string).
-    #[arg(long)]
+    #[arg(long, requires = "initiator")]
     pub fen: Option<String>,
     /// Initiator: games to play on the connection.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, requires = "initiator", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub games: u32,
     /// Initiator: swap colours after every game.
-    #[arg(long)]
+    #[arg(long, requires = "initiator")]
     pub alternate: bool,
     /// Search threads.
     #[arg(long, default_value_t = 1)]

@@ -21,8 +21,9 @@
 //!   none of them a control byte; `format` of any value produces such a
 //!   body, and `parse(&m.format()) == Ok(m)` for every value whose fields
 //!   fit their widths (names of at most 32 printable ASCII characters
-//!   without surrounding spaces, numbers within their digits, squares
-//!   1..=50).
+//!   without surrounding spaces, chat of at most 254 printable ASCII
+//!   characters, numbers within their digits, squares 1..=50, refusal
+//!   codes 1..=9).
 //! - Text fields (names, chat) keep printable ASCII; a byte above 127 in
 //!   them is read as `?` (some programs send Latin-1 names). Numeric and
 //!   code fields accept only their documented characters.

@@ -314,7 +314,7 @@ impl Clock {
         self.left = self.left.saturating_sub(used);
         self.made += 1;
         if self.per_period > 0 && self.made.is_multiple_of(self.per_period) {
-            self.left += self.period;
+            self.left = self.left.saturating_add(self.period);
         }
     }
 }
