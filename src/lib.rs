@@ -8,6 +8,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod dxp;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -2,6 +2,7 @@
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
 pub mod bench;
+mod dxp;
 mod game;
 mod hub;
 mod matches;
@@ -54,6 +55,8 @@ pub enum Command {
     Match(matches::MatchArgs),
     /// Replay a move list and print the result under the draw rules.
     Game(game::GameArgs),
+    /// Play International draughts over DXP (DamExchange), as server or client.
+    Dxp(dxp::DxpArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -65,5 +68,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Game(args)) => game::run(&args),
+        Some(Command::Dxp(args)) => dxp::run(&args),
     }
 }

@@ -1,0 +1,1103 @@
+//! One DXP connection: the game requests, the games themselves and their
+//! ends, over any `Link` (a TCP socket in `net.rs`, channels in tests).
+//!
+//! The session keeps every game itself in a `Game<International>` under
+//! the engine's draw settings, with its own clock from the GAMEREQ, and
+//! asks the `EngineHost` for a move whenever it is to move. It is the only
+//! writer of the link.
+//!
+//! Invariants:
+//! - At most one search runs, and only while the session's side is to move
+//!   in a game that is not over; it is stopped and its `Done` drained
+//!   before the game changes under it (take-back, game end).
+//! - A move received is played only if it is one of the legal moves of the
+//!   current position (from, to and the exact set of captured squares);
+//!   anything else ends the game with GAMEEND `3` (we win: the opponent
+//!   forfeits) and the session stays up for the next game.
+//! - Per game at most one GAMEEND is sent: either ours (the game ended by
+//!   the rules, an illegal move, a silent opponent) or the answer to the
+//!   opponent's. A GAMEEND received outside a game is never answered, so
+//!   two programs cannot echo each other forever.
+//! - Every wait is bounded: for the opponent's move by its period time plus
+//!   `idle_timeout`, for anything else by `idle_timeout`, for the answer to
+//!   our GAMEEND by `REPLY_WAIT`; our own search is stopped if it overruns
+//!   its budget by `OVERRUN`.
+
+use std::fmt;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{never, select, Receiver};
+
+use super::codec::{
+    Acceptance, BackAnswer, DxpError, DxpMessage, DxpMove, EndReason, GameRequest, Setup, StopCode,
+    SQUARES, VERSION,
+};
+use crate::arena::pdn::game_text;
+use crate::arena::{GameRecord, Opening};
+use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, Limits, MoveSquares};
+use crate::game::{Game, GameResult};
+use crate::rules::notation::{format_move, to_fen, to_hub};
+use crate::rules::{
+    Geometry, International, Move, MoveStyle, Piece, Position, Rules, Side, Square,
+};
+
+/// The board DXP plays on.
+type Board = <International as Rules>::Geometry;
+
+/// Longest wait for the answer to a GAMEEND we sent.
+const REPLY_WAIT: Duration = Duration::from_secs(10);
+/// How long a search may run past its hard time limit before it is stopped.
+const OVERRUN: Duration = Duration::from_secs(1);
+/// Time per move when a GAMEREQ gives no time (0 minutes) and no cap is set.
+const NO_CLOCK_MOVE_TIME: Duration = Duration::from_secs(1);
+/// Room for the engine's `Info` events of one search (one per iteration,
+/// at most one per ply of depth), so the search never waits on the channel.
+const EVENT_ROOM: usize = 512;
+
+/// What the link delivers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Incoming {
+    /// A well-formed message.
+    Message(DxpMessage),
+    /// A frame that is not a message.
+    Malformed {
+        /// The frame as text (control bytes escaped), for the log.
+        frame: String,
+        /// Why it was refused.
+        error: DxpError,
+    },
+    /// The connection is gone; nothing follows.
+    Closed(String),
+}
+
+/// A failure to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError(pub String);
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot send: {}", self.0)
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// Where a session's messages go and come from.
+pub trait Link {
+    /// Sends one message (the link adds the NUL terminator).
+    fn send(&mut self, message: &DxpMessage) -> Result<(), LinkError>;
+    /// The messages received, in order; `Closed` comes last.
+    fn incoming(&self) -> Receiver<Incoming>;
+}
+
+/// The games an initiator proposes on a connection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamePlan {
+    /// Our colour in the first game.
+    pub our_side: Side,
+    /// Minutes per side.
+    pub minutes: u16,
+    /// Moves per period, 0 for the whole game.
+    pub moves: u16,
+    /// The start position, `None` for the initial one.
+    pub start: Option<Position<International>>,
+    /// Games to play on the connection.
+    pub games: u32,
+    /// Swap colours after every game.
+    pub alternate: bool,
+}
+
+/// Which side of the game requests this session is on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Role {
+    /// Proposes the games of the plan, then closes.
+    Initiator(GamePlan),
+    /// Accepts or refuses requests until the opponent stops.
+    Follower,
+}
+
+/// How a session behaves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionConfig {
+    /// Our name, sent in GAMEREQ and GAMEACC.
+    pub name: String,
+    /// Initiator or follower.
+    pub role: Role,
+    /// The most thinking time for one move, whatever the clock allows.
+    pub max_move_time: Option<Duration>,
+    /// The longest silence tolerated, beyond the opponent's clock when it
+    /// is to move.
+    pub idle_timeout: Duration,
+}
+
+/// A finished (or interrupted) game, as the PDN log records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLog {
+    /// The game's number on this connection, from 0.
+    pub index: usize,
+    /// Our colour.
+    pub our_side: Side,
+    /// Our name and the opponent's.
+    pub names: [String; 2],
+    /// The start position.
+    pub start: Position<International>,
+    /// The moves played (taken-back moves excluded).
+    pub moves: Vec<Move>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an interrupted game.
+    pub result: &'static str,
+    /// How it ended, in words.
+    pub termination: String,
+}
+
+impl GameLog {
+    /// The game as PDN text, with its result and a `Termination` tag.
+    pub fn pdn(&self) -> String {
+        let record = GameRecord {
+            index: self.index,
+            first_is_white: self.our_side == Side::White,
+            opening: Opening {
+                start: to_hub(&self.start),
+                moves: Vec::new(),
+            },
+            moves: self
+                .moves
+                .iter()
+                .map(|&mv| format_move::<International>(mv, MoveStyle::Hub))
+                .collect(),
+            result: self.result,
+            reason: self.termination.clone(),
+            failure: None,
+        };
+        let names = [self.names[0].as_str(), self.names[1].as_str()];
+        game_text::<International>(&record, names, "DXP")
+    }
+}
+
+/// Why a session ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SessionEnd {
+    /// The initiator played every game of its plan.
+    PlanDone,
+    /// The opponent said it wants no further games.
+    PeerStopped,
+    /// The opponent refused a game request.
+    Refused(Acceptance),
+    /// The connection closed.
+    Closed(String),
+    /// Nothing arrived for this long.
+    Silent(Duration),
+}
+
+impl fmt::Display for SessionEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionEnd::PlanDone => f.write_str("every game was played"),
+            SessionEnd::PeerStopped => f.write_str("the opponent wants no further games"),
+            SessionEnd::Refused(code) => write!(f, "the opponent refused the game ({code:?})"),
+            SessionEnd::Closed(why) => write!(f, "the connection closed ({why})"),
+            SessionEnd::Silent(t) => {
+                write!(f, "the opponent was silent for {} s", t.as_secs())
+            }
+        }
+    }
+}
+
+/// What stops a session other than the opponent.
+#[derive(Debug)]
+pub enum SessionError {
+    /// A message could not be sent.
+    Link(LinkError),
+    /// The engine refused a request it should have taken.
+    Engine(EngineError),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Link(e) => e.fmt(f),
+            SessionError::Engine(e) => write!(f, "engine: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<LinkError> for SessionError {
+    fn from(e: LinkError) -> Self {
+        SessionError::Link(e)
+    }
+}
+
+impl From<EngineError> for SessionError {
+    fn from(e: EngineError) -> Self {
+        SessionError::Engine(e)
+    }
+}
+
+/// Runs one connection to its end: plays the plan (initiator) or answers
+/// requests (follower). Every finished game goes to `on_game`; progress
+/// lines go to `log`.
+pub fn run_session(
+    config: &SessionConfig,
+    engine: &mut EngineHost,
+    link: &mut dyn Link,
+    log: &mut dyn Write,
+    on_game: &mut dyn FnMut(&GameLog),
+) -> Result<SessionEnd, SessionError> {
+    let incoming = link.incoming();
+    let mut session = Session {
+        config,
+        engine,
+        link,
+        incoming,
+        log,
+        on_game,
+        pending: None,
+        games: 0,
+    };
+    match &config.role {
+        Role::Initiator(plan) => session.initiate(plan),
+        Role::Follower => session.follow(),
+    }
+}
+
+/// One side's clock, as the GAMEREQ sets it.
+#[derive(Clone, Debug, PartialEq)]
+struct Clock {
+    /// Time per period (zero: no clock was given).
+    period: Duration,
+    /// Moves per period, 0 for the whole game.
+    per_period: u32,
+    /// Time left in the current period.
+    left: Duration,
+    /// Moves made.
+    made: u32,
+}
+
+impl Clock {
+    fn new(minutes: u16, moves: u16) -> Clock {
+        let period = Duration::from_secs(u64::from(minutes) * 60);
+        Clock {
+            period,
+            per_period: u32::from(moves),
+            left: period,
+            made: 0,
+        }
+    }
+
+    /// The limits of our next search.
+    fn limits(&self, cap: Option<Duration>) -> Limits {
+        if self.period.is_zero() {
+            return Limits {
+                move_time: Some(cap.unwrap_or(NO_CLOCK_MOVE_TIME)),
+                ..Limits::default()
+            };
+        }
+        let clock = Limits {
+            time: Some(self.left),
+            moves_to_go: (self.per_period > 0)
+                .then(|| self.per_period - self.made % self.per_period),
+            ..Limits::default()
+        };
+        match (cap, clock.budget().hard) {
+            (Some(cap), Some(hard)) if cap < hard => Limits {
+                move_time: Some(cap),
+                ..Limits::default()
+            },
+            _ => clock,
+        }
+    }
+
+    /// Our move took `used`; a new period starts after its last move.
+    fn spend(&mut self, used: Duration) {
+        self.left = self.left.saturating_sub(used);
+        self.made += 1;
+        if self.per_period > 0 && self.made.is_multiple_of(self.per_period) {
+            self.left = self.left.saturating_add(self.period);
+        }
+    }
+}
+
+/// What a game is played from.
+#[derive(Clone, Debug)]
+struct GameSpec {
+    start: Position<International>,
+    our_side: Side,
+    minutes: u16,
+    moves: u16,
+}
+
+/// A search in progress.
+struct Search {
+    events: Receiver<EngineEvent>,
+    started: Instant,
+    /// Stop the search if it is still running then.
+    deadline: Instant,
+    stopping: bool,
+}
+
+/// A game in progress.
+struct Play {
+    spec: GameSpec,
+    game: Game<International>,
+    clock: Clock,
+    search: Option<Search>,
+    /// When we last heard from the opponent or sent it a move.
+    last_activity: Instant,
+    /// The stop code of the GAMEEND we send for this game.
+    our_stop: StopCode,
+}
+
+/// How a game ended.
+struct Ending {
+    result: &'static str,
+    termination: String,
+}
+
+/// What follows a game.
+enum After {
+    /// Another game may come on this connection.
+    Continue,
+    /// The session is over.
+    End(SessionEnd),
+}
+
+/// What a message does to a game.
+enum Step {
+    /// The game goes on.
+    Continue,
+    /// The game is over; a GAMEEND was exchanged (or the link is gone).
+    Over(Ending, After),
+}
+
+struct Session<'a> {
+    config: &'a SessionConfig,
+    engine: &'a mut EngineHost,
+    link: &'a mut dyn Link,
+    incoming: Receiver<Incoming>,
+    log: &'a mut dyn Write,
+    on_game: &'a mut dyn FnMut(&GameLog),
+    /// A message that arrived while waiting for something else and is
+    /// handled by the next wait.
+    pending: Option<Incoming>,
+    /// Games started on this connection.
+    games: usize,
+}
+
+/// The PDN score of a win for `side`.
+fn win_for(side: Side) -> &'static str {
+    match side {
+        Side::White => "1-0",
+        Side::Black => "0-1",
+    }
+}
+
+/// The GAMEEND reason that states `result` from `side`'s view.
+fn reason_for(result: GameResult, side: Side) -> EndReason {
+    match result {
+        GameResult::Ongoing => EndReason::Unknown,
+        GameResult::Draw(_) => EndReason::Draw,
+        GameResult::WhiteWins(_) if side == Side::White => EndReason::SenderWins,
+        GameResult::BlackWins(_) if side == Side::Black => EndReason::SenderWins,
+        GameResult::WhiteWins(_) | GameResult::BlackWins(_) => EndReason::SenderLoses,
+    }
+}
+
+/// A result of the rules in words.
+fn describe(result: GameResult) -> String {
+    match result {
+        GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
+        GameResult::BlackWins(_) => "White has no legal move".to_string(),
+        GameResult::Draw(reason) => format!("draw by rule: {reason}"),
+        GameResult::Ongoing => "unfinished".to_string(),
+    }
+}
+
+/// The legal move of `pos` with these squares, if any.
+fn find_move(pos: &Position<International>, from: u8, to: u8, captured: &[u8]) -> Option<Move> {
+    let bit = |n: u8| {
+        Square::new(n)
+            .filter(|_| (n as usize) <= SQUARES)
+            .map(Board::bit)
+    };
+    let (from, to) = (bit(from)?, bit(to)?);
+    let mut mask = 0u64;
+    for &n in captured {
+        mask |= bit(n)?.mask();
+    }
+    pos.legal_moves().iter().copied().find(|m| {
+        m.from() == from
+            && m.to() == to
+            && m.captured() == mask
+            && m.capture_count() as usize == captured.len()
+    })
+}
+
+/// The squares of a move of the 10x10 board.
+fn move_squares(mv: Move) -> (u8, u8, Vec<u8>) {
+    let n = |bit| Board::square(bit).map_or(0, |s| s.get());
+    let mut captured: Vec<u8> = mv.captured_bits().map(n).collect();
+    captured.sort_unstable();
+    (n(mv.from()), n(mv.to()), captured)
+}
+
+/// The DXP form of a position.
+fn setup_of(pos: &Position<International>) -> Setup {
+    let mut squares = [None; SQUARES];
+    for (i, square) in squares.iter_mut().enumerate() {
+        *square = Square::new(i as u8 + 1).and_then(|sq| pos.piece_at(sq));
+    }
+    Setup {
+        side: pos.side_to_move(),
+        squares,
+    }
+}
+
+/// The position a GAMEREQ sends.
+fn position_of(setup: &Setup) -> Result<Position<International>, String> {
+    let pieces: Vec<(Square, Piece)> = setup
+        .squares
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((Square::new(i as u8 + 1)?, (*p)?)))
+        .collect();
+    Position::new(&pieces, setup.side).map_err(|e| e.to_string())
+}
+
+impl Session<'_> {
+    fn say(&mut self, line: &str) {
+        // The log is for people; a failure to write it must not stop a game.
+        let _ = writeln!(self.log, "{line}");
+    }
+
+    fn send(&mut self, message: &DxpMessage) -> Result<(), SessionError> {
+        Ok(self.link.send(message)?)
+    }
+
+    /// The next incoming item before `deadline`, `None` on timeout.
+    fn next_before(&mut self, deadline: Instant) -> Option<Incoming> {
+        if let Some(item) = self.pending.take() {
+            return Some(item);
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.incoming.recv_timeout(wait) {
+            Ok(item) => Some(item),
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                Some(Incoming::Closed("the link is gone".to_string()))
+            }
+        }
+    }
+
+    /// Answers what needs an answer outside a game, logs the rest; returns
+    /// the end of the session if the message brings it.
+    fn outside_game(&mut self, item: Incoming) -> Result<Option<SessionEnd>, SessionError> {
+        match item {
+            Incoming::Closed(why) => return Ok(Some(SessionEnd::Closed(why))),
+            Incoming::Message(DxpMessage::GameEnd { stop, .. }) => {
+                if stop == StopCode::Stop {
+                    return Ok(Some(SessionEnd::PeerStopped));
+                }
+            }
+            Incoming::Message(DxpMessage::BackReq { .. }) => {
+                self.send(&DxpMessage::BackAcc(BackAnswer::Refused(1)))?;
+            }
+            Incoming::Message(DxpMessage::Chat(text)) => self.say(&format!("chat: {text}")),
+            Incoming::Message(DxpMessage::GameReq(_)) => {
+                self.send(&DxpMessage::GameAcc {
+                    name: self.config.name.clone(),
+                    answer: Acceptance::NoGames,
+                })?;
+            }
+            Incoming::Message(other) => {
+                self.say(&format!("ignored outside a game: {other:?}"));
+            }
+            Incoming::Malformed { frame, error } => {
+                self.say(&format!("ignored malformed message '{frame}': {error}"));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The follower: answer requests and play the games accepted.
+    fn follow(&mut self) -> Result<SessionEnd, SessionError> {
+        loop {
+            let deadline = Instant::now() + self.config.idle_timeout;
+            let Some(item) = self.next_before(deadline) else {
+                return Ok(SessionEnd::Silent(self.config.idle_timeout));
+            };
+            let Incoming::Message(DxpMessage::GameReq(request)) = item else {
+                if let Some(end) = self.outside_game(item)? {
+                    return Ok(end);
+                }
+                continue;
+            };
+            let answer = self.judge(&request);
+            self.send(&DxpMessage::GameAcc {
+                name: self.config.name.clone(),
+                answer: answer
+                    .as_ref()
+                    .map_or_else(|(code, _)| *code, |_| Acceptance::Accepted),
+            })?;
+            match answer {
+                Ok(spec) => {
+                    if let After::End(end) = self.play(spec, &request.name, StopCode::Continue)? {
+                        return Ok(end);
+                    }
+                }
+                Err((_, why)) => self.say(&format!("refused a game from {}: {why}", request.name)),
+            }
+        }
+    }
+
+    /// Whether a requested game can be played, and how.
+    fn judge(&self, request: &GameRequest) -> Result<GameSpec, (Acceptance, String)> {
+        if request.version != VERSION {
+            return Err((
+                Acceptance::BadVersion,
+                format!("protocol version {} (we speak {VERSION})", request.version),
+            ));
+        }
+        let start = match &request.start {
+            None => Position::start(),
+            Some(setup) => position_of(setup).map_err(|e| (Acceptance::NotThisGame, e))?,
+        };
+        let result = Game::with_settings(start, self.engine.draw_settings()).result();
+        if result.is_over() {
+            return Err((
+                Acceptance::NotThisGame,
+                format!(
+                    "the start position is already decided ({})",
+                    describe(result)
+                ),
+            ));
+        }
+        Ok(GameSpec {
+            start,
+            our_side: request.follower,
+            minutes: request.minutes,
+            moves: request.moves,
+        })
+    }
+
+    /// The initiator: propose the games of the plan, one after another.
+    fn initiate(&mut self, plan: &GamePlan) -> Result<SessionEnd, SessionError> {
+        for i in 0..plan.games {
+            let our_side = if plan.alternate && i % 2 == 1 {
+                plan.our_side.opponent()
+            } else {
+                plan.our_side
+            };
+            let start = plan.start.unwrap_or_else(Position::start);
+            self.send(&DxpMessage::GameReq(GameRequest {
+                version: VERSION,
+                name: self.config.name.clone(),
+                follower: our_side.opponent(),
+                minutes: plan.minutes,
+                moves: plan.moves,
+                start: plan.start.as_ref().map(setup_of),
+            }))?;
+            let deadline = Instant::now() + self.config.idle_timeout;
+            let opponent = loop {
+                let Some(item) = self.next_before(deadline) else {
+                    return Ok(SessionEnd::Silent(self.config.idle_timeout));
+                };
+                match item {
+                    Incoming::Message(DxpMessage::GameAcc { name, answer }) => {
+                        if answer != Acceptance::Accepted {
+                            return Ok(SessionEnd::Refused(answer));
+                        }
+                        break name;
+                    }
+                    other => {
+                        if let Some(end) = self.outside_game(other)? {
+                            return Ok(end);
+                        }
+                    }
+                }
+            };
+            let spec = GameSpec {
+                start,
+                our_side,
+                minutes: plan.minutes,
+                moves: plan.moves,
+            };
+            let stop = if i + 1 == plan.games {
+                StopCode::Stop
+            } else {
+                StopCode::Continue
+            };
+            if let After::End(end) = self.play(spec, &opponent, stop)? {
+                return Ok(end);
+            }
+        }
+        Ok(SessionEnd::PlanDone)
+    }
+
+    /// Plays one accepted game to its end and logs it.
+    fn play(
+        &mut self,
+        spec: GameSpec,
+        opponent: &str,
+        our_stop: StopCode,
+    ) -> Result<After, SessionError> {
+        self.engine.new_game()?;
+        let index = self.games;
+        self.games += 1;
+        let names = [self.config.name.clone(), opponent.to_string()];
+        let (white, black) = match spec.our_side {
+            Side::White => (&names[0], &names[1]),
+            Side::Black => (&names[1], &names[0]),
+        };
+        let line = format!(
+            "game {}: {white} - {black}, {} min, {} moves per period, start {}",
+            index + 1,
+            spec.minutes,
+            spec.moves,
+            to_fen(&spec.start)
+        );
+        self.say(&line);
+        let mut play = Play {
+            game: Game::with_settings(spec.start, self.engine.draw_settings()),
+            clock: Clock::new(spec.minutes, spec.moves),
+            spec,
+            search: None,
+            last_activity: Instant::now(),
+            our_stop,
+        };
+        let outcome = self.run_game(&mut play, opponent);
+        // Whatever happened, no search outlives its game.
+        self.stop_search(&mut play);
+        let (ending, after) = outcome?;
+        self.say(&format!(
+            "game {} over: {} ({})",
+            index + 1,
+            ending.result,
+            ending.termination
+        ));
+        (self.on_game)(&GameLog {
+            index,
+            our_side: play.spec.our_side,
+            names,
+            start: play.spec.start,
+            moves: play.game.moves().to_vec(),
+            result: ending.result,
+            termination: ending.termination,
+        });
+        Ok(after)
+    }
+
+    fn run_game(
+        &mut self,
+        play: &mut Play,
+        opponent: &str,
+    ) -> Result<(Ending, After), SessionError> {
+        loop {
+            let result = play.game.result();
+            if result.is_over() {
+                let ending = Ending {
+                    result: result.score(),
+                    termination: describe(result),
+                };
+                return self.send_end(play, reason_for(result, play.spec.our_side), ending);
+            }
+            let our_turn = play.game.position().side_to_move() == play.spec.our_side;
+            if our_turn && play.search.is_none() {
+                if let Err(e) = self.start_search(play) {
+                    let ending = Ending {
+                        result: "*",
+                        termination: format!("our engine failed: {e}"),
+                    };
+                    return self.send_end(play, EndReason::Unknown, ending);
+                }
+            }
+            let (events, deadline) = match &play.search {
+                Some(s) if s.stopping => {
+                    (s.events.clone(), Instant::now() + self.config.idle_timeout)
+                }
+                Some(s) => (s.events.clone(), s.deadline),
+                None => {
+                    let period = Duration::from_secs(u64::from(play.spec.minutes) * 60);
+                    (
+                        never(),
+                        play.last_activity + period + self.config.idle_timeout,
+                    )
+                }
+            };
+            let incoming = self.incoming.clone();
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let pending = self.pending.take();
+            let item = if let Some(item) = pending {
+                Some(item)
+            } else {
+                select! {
+                    recv(events) -> event => {
+                        if let Some(step) = self.on_event(play, event.ok())? {
+                            return Ok(step);
+                        }
+                        continue;
+                    }
+                    recv(incoming) -> item => Some(item.unwrap_or_else(|_| {
+                        Incoming::Closed("the link is gone".to_string())
+                    })),
+                    default(wait) => None,
+                }
+            };
+            let Some(item) = item else {
+                if let Some(search) = play.search.as_mut() {
+                    // Our search overran its budget: stop it and take its move.
+                    search.stopping = true;
+                    self.engine.stop();
+                    continue;
+                }
+                let silence = Instant::now().saturating_duration_since(play.last_activity);
+                let ending = Ending {
+                    result: "*",
+                    termination: format!("{opponent} was silent for {} s", silence.as_secs()),
+                };
+                play.our_stop = StopCode::Stop;
+                let (ending, _) = self.send_end(play, EndReason::Unknown, ending)?;
+                return Ok((ending, After::End(SessionEnd::Silent(silence))));
+            };
+            play.last_activity = Instant::now();
+            if let Step::Over(ending, after) = self.in_game(play, item, opponent)? {
+                return Ok((ending, after));
+            }
+        }
+    }
+
+    /// Starts a search for our move.
+    fn start_search(&mut self, play: &mut Play) -> Result<(), EngineError> {
+        let moves: Vec<String> = play
+            .game
+            .moves()
+            .iter()
+            .map(|&mv| format_move::<International>(mv, MoveStyle::Hub))
+            .collect();
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        self.engine
+            .set_position(&to_hub(&play.spec.start), &texts)?;
+        let limits = play.clock.limits(self.config.max_move_time);
+        let budget = limits.budget().hard.unwrap_or(NO_CLOCK_MOVE_TIME);
+        let (tx, rx) = crossbeam_channel::bounded(EVENT_ROOM);
+        let started = Instant::now();
+        self.engine.go(GoMode::Think, limits, tx)?;
+        play.search = Some(Search {
+            events: rx,
+            started,
+            deadline: started + budget + OVERRUN,
+            stopping: false,
+        });
+        Ok(())
+    }
+
+    /// Stops the search, if any, and waits for its end.
+    fn stop_search(&mut self, play: &mut Play) {
+        if let Some(search) = play.search.take() {
+            self.engine.stop();
+            // The search sends `Done` and drops its sender; draining to the
+            // disconnection waits exactly for that.
+            for _ in search.events.iter() {}
+            self.engine.wait();
+        }
+    }
+
+    /// An engine event: plays our move when the search is done. Returns the
+    /// end of the game if that brings it.
+    fn on_event(
+        &mut self,
+        play: &mut Play,
+        event: Option<EngineEvent>,
+    ) -> Result<Option<(Ending, After)>, SessionError> {
+        let best = match event {
+            Some(EngineEvent::Info(_)) => return Ok(None),
+            Some(EngineEvent::Done { best, .. }) => best,
+            None => None,
+        };
+        let Some(search) = play.search.take() else {
+            return Ok(None);
+        };
+        let used = search.started.elapsed();
+        self.engine.wait();
+        let found = best
+            .as_ref()
+            .and_then(|m: &MoveSquares| find_move(play.game.position(), m.from, m.to, &m.captured));
+        let Some(mv) = found else {
+            let ending = Ending {
+                result: "*",
+                termination: format!("our engine gave no legal move ({best:?})"),
+            };
+            return self.send_end(play, EndReason::Unknown, ending).map(Some);
+        };
+        play.clock.spend(used);
+        let (from, to, captured) = move_squares(mv);
+        if play.game.play(mv).is_err() {
+            let ending = Ending {
+                result: "*",
+                termination: "our engine's move was refused by the rules".to_string(),
+            };
+            return self.send_end(play, EndReason::Unknown, ending).map(Some);
+        }
+        self.send(&DxpMessage::Move(DxpMove {
+            seconds: used.as_secs_f64().round().min(9999.0) as u16,
+            from,
+            to,
+            captured,
+        }))?;
+        play.last_activity = Instant::now();
+        Ok(None)
+    }
+
+    /// A message received during a game.
+    fn in_game(
+        &mut self,
+        play: &mut Play,
+        item: Incoming,
+        opponent: &str,
+    ) -> Result<Step, SessionError> {
+        let message = match item {
+            Incoming::Message(message) => message,
+            Incoming::Closed(why) => {
+                let ending = Ending {
+                    result: "*",
+                    termination: format!("connection closed: {why}"),
+                };
+                return Ok(Step::Over(ending, After::End(SessionEnd::Closed(why))));
+            }
+            Incoming::Malformed { frame, error } if frame.starts_with('M') => {
+                return self.illegal(play, opponent, &format!("'{frame}' ({error})"));
+            }
+            Incoming::Malformed { frame, error } => {
+                self.say(&format!("ignored malformed message '{frame}': {error}"));
+                return Ok(Step::Continue);
+            }
+        };
+        match message {
+            DxpMessage::Move(mv) => {
+                let our_turn = play.game.position().side_to_move() == play.spec.our_side;
+                let text = DxpMessage::Move(mv.clone()).format();
+                let text = String::from_utf8_lossy(&text).into_owned();
+                if our_turn {
+                    return self.illegal(play, opponent, &format!("'{text}' out of turn"));
+                }
+                match find_move(play.game.position(), mv.from, mv.to, &mv.captured) {
+                    Some(legal) => {
+                        if play.game.play(legal).is_err() {
+                            return self.illegal(play, opponent, &format!("'{text}'"));
+                        }
+                    }
+                    None => return self.illegal(play, opponent, &format!("'{text}'")),
+                }
+            }
+            DxpMessage::GameEnd { reason, stop } => {
+                self.stop_search(play);
+                let result = play.game.result();
+                let (our_reason, ending) = if result.is_over() {
+                    let ending = Ending {
+                        result: result.score(),
+                        termination: describe(result),
+                    };
+                    (reason_for(result, play.spec.our_side), ending)
+                } else {
+                    match reason {
+                        EndReason::SenderLoses => (
+                            EndReason::SenderWins,
+                            Ending {
+                                result: win_for(play.spec.our_side),
+                                termination: format!("{opponent} gave up"),
+                            },
+                        ),
+                        EndReason::Draw => (
+                            EndReason::Draw,
+                            Ending {
+                                result: "1/2-1/2",
+                                termination: format!("{opponent} declared a draw"),
+                            },
+                        ),
+                        EndReason::SenderWins => (
+                            EndReason::Unknown,
+                            Ending {
+                                result: "*",
+                                termination: format!(
+                                    "{opponent} claimed a win the rules do not give"
+                                ),
+                            },
+                        ),
+                        EndReason::Unknown => (
+                            EndReason::Unknown,
+                            Ending {
+                                result: "*",
+                                termination: format!("{opponent} interrupted the game"),
+                            },
+                        ),
+                    }
+                };
+                self.send(&DxpMessage::GameEnd {
+                    reason: our_reason,
+                    stop: play.our_stop,
+                })?;
+                let after = if stop == StopCode::Stop {
+                    After::End(SessionEnd::PeerStopped)
+                } else {
+                    After::Continue
+                };
+                return Ok(Step::Over(ending, after));
+            }
+            DxpMessage::BackReq { move_number, side } => {
+                let answer = self.take_back(play, move_number, side);
+                self.send(&DxpMessage::BackAcc(answer))?;
+            }
+            DxpMessage::Chat(text) => self.say(&format!("chat from {opponent}: {text}")),
+            DxpMessage::GameReq(_) => {
+                self.send(&DxpMessage::GameAcc {
+                    name: self.config.name.clone(),
+                    answer: Acceptance::NotThisGame,
+                })?;
+            }
+            other @ (DxpMessage::GameAcc { .. } | DxpMessage::BackAcc(_)) => {
+                self.say(&format!("ignored during a game: {other:?}"));
+            }
+        }
+        Ok(Step::Continue)
+    }
+
+    /// The opponent sent a move that cannot be played: it forfeits.
+    fn illegal(
+        &mut self,
+        play: &mut Play,
+        opponent: &str,
+        what: &str,
+    ) -> Result<Step, SessionError> {
+        let ending = Ending {
+            result: win_for(play.spec.our_side),
+            termination: format!("{opponent} sent an illegal move {what}"),
+        };
+        let (ending, after) = self.send_end(play, EndReason::SenderWins, ending)?;
+        Ok(Step::Over(ending, after))
+    }
+
+    /// Takes moves back to move `move_number` with `side` to move, when the
+    /// game has got that far.
+    fn take_back(&mut self, play: &mut Play, move_number: u16, side: Side) -> BackAnswer {
+        let black_first = play.game.start().side_to_move() == Side::Black;
+        let ply = (i64::from(move_number) - 1) * 2 + i64::from(side == Side::Black)
+            - i64::from(black_first);
+        let Ok(ply) = usize::try_from(ply) else {
+            return BackAnswer::Refused(1);
+        };
+        if move_number == 0 || ply > play.game.moves().len() {
+            return BackAnswer::Refused(1);
+        }
+        self.stop_search(play);
+        while play.game.moves().len() > ply {
+            play.game.undo();
+        }
+        self.say(&format!("took back to move {move_number}, {side} to move"));
+        BackAnswer::Accepted
+    }
+
+    /// Sends our GAMEEND and waits (a bounded time) for the answer.
+    fn send_end(
+        &mut self,
+        play: &mut Play,
+        reason: EndReason,
+        ending: Ending,
+    ) -> Result<(Ending, After), SessionError> {
+        self.stop_search(play);
+        let stop = play.our_stop;
+        self.send(&DxpMessage::GameEnd { reason, stop })?;
+        let deadline = Instant::now() + REPLY_WAIT.min(self.config.idle_timeout);
+        loop {
+            let Some(item) = self.next_before(deadline) else {
+                self.say("no GAMEEND came back");
+                return Ok((ending, After::Continue));
+            };
+            match item {
+                Incoming::Message(DxpMessage::GameEnd { stop, .. }) => {
+                    let after = if stop == StopCode::Stop {
+                        After::End(SessionEnd::PeerStopped)
+                    } else {
+                        After::Continue
+                    };
+                    return Ok((ending, after));
+                }
+                Incoming::Closed(why) => {
+                    return Ok((ending, After::End(SessionEnd::Closed(why))));
+                }
+                Incoming::Message(DxpMessage::GameReq(_)) => {
+                    // The opponent moved on without answering: the next
+                    // wait handles its request.
+                    self.pending = Some(item);
+                    return Ok((ending, After::Continue));
+                }
+                Incoming::Message(DxpMessage::Move(_)) => {
+                    self.say("ignored a move sent after the game ended");
+                }
+                other => {
+                    if let Some(end) = self.outside_game(other)? {
+                        return Ok((ending, After::End(end)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_without_moves_per_period_runs_down() {
+        let mut clock = Clock::new(1, 0);
+        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(60)));
+        assert_eq!(clock.limits(None).moves_to_go, None);
+        clock.spend(Duration::from_secs(5));
+        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(55)));
+    }
+
+    #[test]
+    fn a_period_refills_after_its_last_move() {
+        let mut clock = Clock::new(2, 3);
+        assert_eq!(clock.limits(None).moves_to_go, Some(3));
+        clock.spend(Duration::from_secs(30));
+        clock.spend(Duration::from_secs(30));
+        assert_eq!(clock.limits(None).moves_to_go, Some(1));
+        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(60)));
+        clock.spend(Duration::from_secs(30));
+        assert_eq!(clock.limits(None).moves_to_go, Some(3));
+        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(150)));
+    }
+
+    #[test]
+    fn the_cap_bounds_a_long_clock_and_no_clock_uses_it() {
+        let cap = Some(Duration::from_millis(50));
+        let clock = Clock::new(60, 0);
+        assert_eq!(clock.limits(cap).move_time, Some(Duration::from_millis(50)));
+        let none = Clock::new(0, 0);
+        assert_eq!(none.limits(cap).move_time, Some(Duration::from_millis(50)));
+        assert_eq!(none.limits(None).move_time, Some(NO_CLOCK_MOVE_TIME));
+    }
+
+    #[test]
+    fn moves_are_found_by_their_exact_captures() {
+        let pos: Position<International> =
+            crate::rules::notation::parse_fen("W:W28:B22,23,32,33").expect("a valid FEN");
+        let legal = pos.legal_moves();
+        assert!(!legal.is_empty());
+        for &mv in legal.iter() {
+            let (from, to, captured) = move_squares(mv);
+            assert_eq!(find_move(&pos, from, to, &captured), Some(mv));
+            assert_eq!(find_move(&pos, from, to, &[]), None, "{captured:?}");
+        }
+        assert_eq!(find_move(&pos, 0, 51, &[]), None);
+        assert_eq!(find_move(&pos, 28, 17, &[22, 99]), None);
+    }
+
+    #[test]
+    fn a_setup_round_trips_through_a_position() {
+        let pos: Position<International> = Position::start();
+        assert_eq!(position_of(&setup_of(&pos)), Ok(pos));
+    }
+}
