@@ -1,6 +1,8 @@
-//! `tempo match` end to end: two `tempo hub` processes play refereed games
-//! written to PDN; an engine that plays an illegal move forfeits and the
-//! failure is counted; bad arguments are refused with a message.
+//! `tempo match` end to end: `tempo hub` plays refereed games against itself
+//! and against a random mover (the `random_mover` example), written to PDN
+//! that replays legally; an engine that plays an illegal move, crashes or
+//! never answers forfeits and the failure is counted by kind; bad arguments
+//! are refused with a message.
 
 use std::process::Command;
 
@@ -50,8 +52,8 @@ fn two_tempo_engines_play_refereed_games_to_pdn() {
         let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
         assert_eq!(games.len(), 2, "{stdout}");
         let last = stdout.lines().last().unwrap();
-        assert!(last.starts_with("finished: a vs b"), "{last}");
-        assert!(last.contains("0 games with an engine failure"), "{last}");
+        assert!(last.starts_with("wins="), "{last}");
+        assert!(last.ends_with("illegal=0 timeouts=0 crashes=0"), "{last}");
     }
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 4);
@@ -73,9 +75,145 @@ fn an_illegal_move_forfeits_the_game_and_is_counted() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("illegal move '1-50'"), "{stdout}");
+    assert!(
+        stdout.contains("bad illegal=2 timeouts=0 crashes=0"),
+        "{stdout}"
+    );
     let last = stdout.lines().last().unwrap();
-    assert!(last.contains("+2 =0 -0"), "{last}");
-    assert!(last.contains("2 games with an engine failure"), "{last}");
+    assert!(
+        last.starts_with("wins=2 draws=0 losses=0 elo=inf"),
+        "{last}"
+    );
+    assert!(last.ends_with("illegal=0 timeouts=0 crashes=0"), "{last}");
+}
+
+/// Plays two games of `tempo` against the test engine `script` at 0.1 s a
+/// move and returns the standard output.
+fn against(script: &str) -> String {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let path = format!("{}/tests/data/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = tempo()
+        .args([
+            "match",
+            "--games",
+            "2",
+            "--movetime",
+            "0.1",
+            "--margin-ms",
+            "200",
+        ])
+        .args(["--engine", &path, "--engine", &format!("{exe} hub")])
+        .args(["--name", "faulty", "--name", "tempo"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    stdout
+}
+
+#[test]
+fn a_crashing_engine_loses_every_game_and_the_match_goes_on() {
+    let stdout = against("crash_engine.sh");
+    assert_eq!(stdout.matches("crashed").count(), 2, "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("wins=0 draws=0 losses=2"), "{last}");
+    assert!(last.ends_with("illegal=0 timeouts=0 crashes=2"), "{last}");
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time() {
+    let stdout = against("silent_engine.sh");
+    assert_eq!(stdout.matches("timed out").count(), 2, "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("wins=0 draws=0 losses=2"), "{last}");
+    assert!(last.ends_with("illegal=0 timeouts=2 crashes=0"), "{last}");
+}
+
+/// The moves of every game of a PDN text written by `tempo match`.
+fn pdn_games(text: &str) -> Vec<(Option<String>, String)> {
+    text.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let fen = game.lines().find_map(|l| {
+                l.strip_prefix("[FEN \"")
+                    .map(|v| v.trim_end_matches("\"]").to_string())
+            });
+            let body = game.split("\n\n").nth(1).unwrap_or("");
+            let moves = body
+                .split_whitespace()
+                .filter(|t| !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (fen, moves)
+        })
+        .collect()
+}
+
+#[test]
+fn games_against_a_random_mover_replay_legally_from_the_pdn() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = std::path::Path::new(exe)
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join("random_mover");
+    assert!(
+        mover.exists(),
+        "build the example first: {}",
+        mover.display()
+    );
+    for variant in ["international", "brazilian"] {
+        let pdn = temp_path(&format!("random-{variant}.pdn"));
+        let _ = std::fs::remove_file(&pdn);
+        let out = tempo()
+            .args([
+                "match",
+                "--variant",
+                variant,
+                "--games",
+                "2",
+                "--movetime",
+                "0.02",
+            ])
+            .args(["--engine", &format!("{exe} hub")])
+            .arg("--engine")
+            .arg(format!("{} 7", mover.display()))
+            .arg("--pdn")
+            .arg(&pdn)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(
+            stdout
+                .lines()
+                .last()
+                .unwrap()
+                .ends_with("illegal=0 timeouts=0 crashes=0"),
+            "{stdout}"
+        );
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let games = pdn_games(&text);
+        assert_eq!(games.len(), 2);
+        for (fen, moves) in games {
+            let mut replay = tempo();
+            replay.args(["game", "--variant", variant, "--moves", &moves]);
+            if let Some(fen) = fen {
+                replay.args(["--fen", &fen]);
+            }
+            let out = replay.output().unwrap();
+            let result = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{moves}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                result.lines().last().unwrap().starts_with("result="),
+                "{result}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -129,8 +267,6 @@ fn an_engine_that_cannot_start_loses_its_games() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("cannot start"), "{stdout}");
-    assert!(
-        stdout.lines().last().unwrap().contains("+2 =0 -0"),
-        "{stdout}"
-    );
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("wins=2 draws=0 losses=0"), "{last}");
 }

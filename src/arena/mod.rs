@@ -124,7 +124,37 @@ pub struct GameRecord {
     /// Why it ended, in words.
     pub reason: String,
     /// A failure of an engine (illegal move, crash, time), if that decided it.
-    pub failure: Option<String>,
+    pub failure: Option<Failure>,
+}
+
+/// What kind of failure lost a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// An illegal or unreadable move, or a reply the protocol does not allow.
+    Illegal,
+    /// No answer in time, or a clock overrun beyond the margin.
+    Timeout,
+    /// The engine could not start or closed its output.
+    Crash,
+}
+
+/// An engine failure that decided a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Which engine failed: 0 for the first, 1 for the second.
+    pub engine: usize,
+    /// The kind of failure.
+    pub kind: FailureKind,
+}
+
+impl FailureKind {
+    fn of(error: &client::ClientError) -> FailureKind {
+        match error {
+            client::ClientError::Spawn(_) | client::ClientError::Crashed(_) => FailureKind::Crash,
+            client::ClientError::Timeout(_) => FailureKind::Timeout,
+            client::ClientError::Protocol(_) => FailureKind::Illegal,
+        }
+    }
 }
 
 impl GameRecord {
@@ -256,7 +286,12 @@ fn play_game<R: Rules>(
                     } else {
                         Side::Black
                     };
-                    return forfeit(record, side, format!("{}: {e}", config.engines[slot].name));
+                    let failure = Failure {
+                        engine: slot,
+                        kind: FailureKind::of(&e),
+                    };
+                    let why = format!("{}: {e}", config.engines[slot].name);
+                    return forfeit(record, side, failure, why);
                 }
             }
         }
@@ -325,14 +360,23 @@ fn play_game<R: Rules>(
             Ok(r) => r,
             Err(e) => {
                 clients[slot] = None;
-                return forfeit(record, side, format!("{name} {e}"));
+                let failure = Failure {
+                    engine: slot,
+                    kind: FailureKind::of(&e),
+                };
+                return forfeit(record, side, failure, format!("{name} {e}"));
             }
         };
         if used > allowed + config.margin {
             clients[slot] = None;
+            let failure = Failure {
+                engine: slot,
+                kind: FailureKind::Timeout,
+            };
             return forfeit(
                 record,
                 side,
+                failure,
                 format!(
                     "{name} lost on time ({:.3} s used, {:.3} s allowed)",
                     used.as_secs_f64(),
@@ -351,15 +395,29 @@ fn play_game<R: Rules>(
             Ok(mv) => mv,
             Err(e) => {
                 clients[slot] = None;
+                let failure = Failure {
+                    engine: slot,
+                    kind: FailureKind::Illegal,
+                };
                 return forfeit(
                     record,
                     side,
+                    failure,
                     format!("{name} played an illegal move '{text}': {e}"),
                 );
             }
         };
         if let Err(e) = game.play(mv) {
-            return forfeit(record, side, format!("{name} played '{text}': {e}"));
+            let failure = Failure {
+                engine: slot,
+                kind: FailureKind::Illegal,
+            };
+            return forfeit(
+                record,
+                side,
+                failure,
+                format!("{name} played '{text}': {e}"),
+            );
         }
         quiet_plies = if mv.is_capture() { 0 } else { quiet_plies + 1 };
         record.moves.push(format_move::<R>(mv, MoveStyle::Hub));
@@ -390,13 +448,13 @@ fn play_game<R: Rules>(
 }
 
 /// The game is lost by `side` because its engine failed.
-fn forfeit(mut record: GameRecord, side: Side, why: String) -> GameRecord {
+fn forfeit(mut record: GameRecord, side: Side, failure: Failure, why: String) -> GameRecord {
     record.result = match side {
         Side::White => "0-1",
         Side::Black => "1-0",
     };
-    record.reason = why.clone();
-    record.failure = Some(why);
+    record.reason = why;
+    record.failure = Some(failure);
     record
 }
 

@@ -18,6 +18,16 @@ pub fn game_type(kind: VariantKind) -> u32 {
 /// One game as PDN text: tags, then the moves in short notation, numbered,
 /// ten moves to a line, ending with the result.
 pub fn game_text<R: Rules>(record: &GameRecord, names: [&str; 2], event: &str) -> String {
+    game_text_with::<R>(record, names, event, &[])
+}
+
+/// `game_text` with extra tags written after the standard ones.
+pub fn game_text_with<R: Rules>(
+    record: &GameRecord,
+    names: [&str; 2],
+    event: &str,
+    extra: &[(&str, String)],
+) -> String {
     let (white, black) = if record.first_is_white {
         (names[0], names[1])
     } else {
@@ -39,6 +49,9 @@ pub fn game_text<R: Rules>(record: &GameRecord, names: [&str; 2], event: &str) -
         tag(&mut out, "FEN", &to_fen(&start));
     }
     tag(&mut out, "Termination", &record.reason);
+    for (name, value) in extra {
+        tag(&mut out, name, value);
+    }
     out.push('\n');
     let mut pos = start;
     let mut words = Vec::new();

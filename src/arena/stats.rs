@@ -66,6 +66,33 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Likelihood of superiority: the probability that the first engine is
+    /// the stronger, from wins and losses (draws carry no information).
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+    }
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -254,6 +281,42 @@ mod tests {
             }),
             SprtVerdict::Continue
         );
+    }
+
+    #[test]
+    fn los_of_known_results() {
+        assert!(
+            (Tally {
+                wins: 10,
+                draws: 5,
+                losses: 10
+            }
+            .los()
+                - 0.5)
+                .abs()
+                < 1e-9
+        );
+        // 60 wins, 40 losses: (W - L) / sqrt(W + L) = 2 deviations, LOS = 0.97725.
+        let los = Tally {
+            wins: 60,
+            draws: 0,
+            losses: 40,
+        }
+        .los();
+        assert!((los - 0.97725).abs() < 1e-4, "{los}");
+        assert!(
+            (Tally {
+                wins: 40,
+                draws: 7,
+                losses: 60
+            }
+            .los()
+                - (1.0 - los))
+                .abs()
+                < 1e-6
+        );
+        assert_eq!(Tally::default().los(), 0.5);
+        assert!((erf(0.5) - 0.520_499_9).abs() < 1e-6);
     }
 
     #[test]

@@ -11,7 +11,8 @@ use clap::Args;
 use super::VariantArg;
 use crate::arena::stats::{Sprt, SprtVerdict};
 use crate::arena::{
-    openings, pdn, run_match, Adjudication, EngineSpec, GameRecord, MatchConfig, TimeControl,
+    openings, pdn, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig,
+    TimeControl,
 };
 use crate::rules::{Brazilian, International, Rules, VariantKind};
 
@@ -154,6 +155,21 @@ fn control(args: &MatchArgs) -> Result<TimeControl, String> {
     Err("give one of --tc, --movetime or --depth".to_string())
 }
 
+/// The time control as the PDN `TimeControl` tag writes it.
+fn describe_control(control: &TimeControl) -> String {
+    match control {
+        TimeControl::Clock { moves, time, inc } => {
+            let period = match moves {
+                Some(m) => format!("{m}/"),
+                None => String::new(),
+            };
+            format!("{period}{}+{}", time.as_secs_f64(), inc.as_secs_f64())
+        }
+        TimeControl::MoveTime(t) => format!("{} s/move", t.as_secs_f64()),
+        TimeControl::Depth(d) => format!("depth {d}"),
+    }
+}
+
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let engines = engine_specs(args)?;
     let openings = if args.openings == "builtin" {
@@ -195,7 +211,9 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         config.engines[1].name.clone(),
     ];
     let started = Instant::now();
-    let mut failures = 0;
+    // Failures per engine: [illegal, timeouts, crashes].
+    let mut failures = [[0u32; 3]; 2];
+    let time_control = describe_control(&config.control);
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
     let tally = run_match(&config, &mut |record: &GameRecord, tally| {
@@ -204,8 +222,13 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         } else {
             (&names[1], &names[0])
         };
-        if record.failure.is_some() {
-            failures += 1;
+        if let Some(f) = &record.failure {
+            let kind = match f.kind {
+                FailureKind::Illegal => 0,
+                FailureKind::Timeout => 1,
+                FailureKind::Crash => 2,
+            };
+            failures[f.engine][kind] += 1;
         }
         println!(
             "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}",
@@ -215,17 +238,32 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             names[0],
         );
         if let Some(file) = pdn_file.as_mut() {
-            let text = pdn::game_text::<R>(record, [&names[0], &names[1]], &event);
+            let opening = if record.opening.moves.is_empty() {
+                record.opening.start.clone()
+            } else {
+                record.opening.moves.join(" ")
+            };
+            let extra = [("TimeControl", time_control.clone()), ("Opening", opening)];
+            let text = pdn::game_text_with::<R>(record, [&names[0], &names[1]], &event, &extra);
             if let Err(e) = file.write_all(text.as_bytes()) {
                 write_error.get_or_insert(e.to_string());
             }
         }
     });
+    let failed = |i: usize| {
+        let [illegal, timeouts, crashes] = failures[i];
+        format!(
+            "{} illegal={illegal} timeouts={timeouts} crashes={crashes}",
+            names[i]
+        )
+    };
     println!(
-        "finished: {} vs {}: {tally}; {} games with an engine failure; {:.0} s",
+        "finished: {} vs {}: {tally}, LOS {:.1}%; failures: {}; {}; {:.0} s",
         names[0],
         names[1],
-        failures,
+        tally.los() * 100.0,
+        failed(0),
+        failed(1),
         started.elapsed().as_secs_f64()
     );
     if let Some(sprt) = &config.sprt {
@@ -242,6 +280,17 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             sprt.llr(&tally)
         );
     }
+    let (elo, margin) = match tally.elo() {
+        Some((e, m)) => (format!("{e:.1}"), format!("{m:.1}")),
+        None if tally.games() == 0 => ("nan".to_string(), "nan".to_string()),
+        None if tally.score() >= 1.0 => ("inf".to_string(), "inf".to_string()),
+        None => ("-inf".to_string(), "inf".to_string()),
+    };
+    let [illegal, timeouts, crashes] = failures[0];
+    println!(
+        "wins={} draws={} losses={} elo={elo} elo95={margin} illegal={illegal} timeouts={timeouts} crashes={crashes}",
+        tally.wins, tally.draws, tally.losses
+    );
     if let Some(e) = write_error {
         return Err(format!("writing the PDN file: {e}"));
     }
