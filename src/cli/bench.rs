@@ -143,8 +143,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
         }
     })?;
     let secs = totals.time.as_secs_f64().max(1e-9);
-    println!("Total time (ms) : {}", totals.time.as_millis());
-    println!("Nodes searched  : {}", totals.nodes);
-    println!("Nodes/second    : {}", (totals.nodes as f64 / secs) as u64);
+    println!("Total time (ms): {}", totals.time.as_millis());
+    println!("Nodes searched: {}", totals.nodes);
+    println!("Nodes/second: {}", (totals.nodes as f64 / secs) as u64);
     Ok(ExitCode::SUCCESS)
 }

@@ -28,6 +28,8 @@ pub struct Weights {
     pub edge: i32,
     /// Bonus per man move to a square where it cannot be taken at once.
     pub mobility: i32,
+    /// Percent of the score kept in mostly drawn endings (see `drawish_scale`).
+    pub drawish_percent: i32,
     /// Bonus per empty square a king can reach (endgame mobility).
     pub king_mobility: i32,
     /// Bonus for a man with no enemy piece able to stop it from crowning
@@ -48,6 +50,7 @@ pub const WEIGHTS: Weights = Weights {
     outpost: 3,
     edge: 4,
     mobility: 3,
+    drawish_percent: 25,
     king_mobility: 1,
     runaway: 160,
     runaway_step: 12,
@@ -97,10 +100,37 @@ pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let w = &WEIGHTS;
     let white = side_score::<R>(pos, Side::White, w);
     let black = side_score::<R>(pos, Side::Black, w);
-    let score = white - black;
+    let score = drawish_scale(pos, white - black, w);
     match pos.side_to_move() {
         Side::White => score,
         Side::Black => -score,
+    }
+}
+
+/// Endings with at most this many pieces can be scaled by `drawish_scale`.
+const DRAWISH_PIECES: u32 = 6;
+
+/// Scales a White-view score toward 0 where the material is mostly drawn
+/// under the draw rules: the side ahead has at most three pieces (or at most
+/// one more piece than the other), at most six pieces are left, and the side
+/// behind has a king, which
+/// holds most such endings within the 5- and 10-move limits.
+#[inline(always)]
+fn drawish_scale<R: Rules>(pos: &Position<R>, score: i32, w: &Weights) -> i32 {
+    let (strong, weak) = if score >= 0 {
+        (Side::White, Side::Black)
+    } else {
+        (Side::Black, Side::White)
+    };
+    if pos.kings(weak) == 0 {
+        return score;
+    }
+    let strong_n = pos.pieces(strong).count_ones();
+    let weak_n = pos.pieces(weak).count_ones();
+    if strong_n + weak_n <= DRAWISH_PIECES && (strong_n <= 3 || strong_n <= weak_n + 1) {
+        score * w.drawish_percent / 100
+    } else {
+        score
     }
 }
 

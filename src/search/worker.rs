@@ -18,6 +18,9 @@ use crate::rules::{Move, MoveList, Position, Rules};
 const CHECK_EVERY: u64 = 1024;
 /// Half-width of the first aspiration window, in hundredths of a man.
 const ASPIRATION: i32 = 25;
+/// A fall of the score between iterations (hundredths of a man) that earns
+/// the move more time.
+const SCORE_DROP: i32 = 30;
 /// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR.
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.0;
@@ -127,6 +130,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let lines = setup.multipv.clamp(1, self.root_moves.len());
         let mut score = 0;
         let mut scale = 1.0f64;
+        let mut previous_score: Option<i32> = None;
         let first = 1 + (self.id % 2) as u32;
         for depth in first..=max_depth {
             let previous_best = self.root_moves[0].mv;
@@ -169,11 +173,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
                 continue;
             }
-            if self.root_moves[0].mv != previous_best {
+            // More time when the best move changes or the score drops, less
+            // while the search is settled.
+            if self.root_moves[0].mv != previous_best
+                || previous_score.is_some_and(|p| score < p - SCORE_DROP)
+            {
                 scale = (scale * 1.6).min(3.0);
             } else {
                 scale = (scale * 0.85).max(0.6);
             }
+            previous_score = Some(score);
             if let Some(soft) = soft {
                 if !self.shared.control.pondering()
                     && self.shared.control.elapsed().as_secs_f64()
