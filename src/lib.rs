@@ -4,7 +4,8 @@
 //! Layers, arrows pointing one way:
 //! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
-//! `game` (a game record and its result under the draw rules) sits on it.
+//! `game` (a game record and its result under the draw rules) sits on it, and
+//! so does `pdn` (reading PDN files as text: tags, moves, results).
 
 pub mod arena;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod dxp;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod pdn;
 pub mod protocol;
 pub mod rules;
 pub mod search;
