@@ -2,11 +2,12 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`.
+//! `cli` → `protocol`/`arena`/`analyse` → `engine` → `search` → `eval` → `game` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
 //! `game` (a game record and its result under the draw rules) sits on it, and
 //! so does `pdn` (reading PDN files as text: tags, moves, results).
 
+pub mod analyse;
 pub mod arena;
 pub mod cli;
 pub mod dxp;
