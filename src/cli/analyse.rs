@@ -95,16 +95,22 @@ struct Progress {
 
 impl Progress {
     fn new(total: usize) -> Progress {
-        Progress {
+        let progress = Progress {
             shown: io::stderr().is_terminal(),
             total,
             done: 0,
             started: Instant::now(),
-        }
+        };
+        progress.show();
+        progress
     }
 
     fn step(&mut self) {
         self.done += 1;
+        self.show();
+    }
+
+    fn show(&self) {
         if !self.shown {
             return;
         }
@@ -121,7 +127,7 @@ impl Progress {
     }
 
     fn finish(&self) {
-        if self.shown && self.done > 0 {
+        if self.shown {
             eprint!("\r{:60}\r", "");
         }
     }
