@@ -158,7 +158,9 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
         (None, Some(path)) => (path, true),
         (None, None) => return Err("give --fen, --positions or --pdn".to_string()),
     };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // PDN files are often Latin-1: names may come out garbled, moves never.
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
     let (units, errors) = if pdn {
         read_pdn(kind, &text)
     } else {
