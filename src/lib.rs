@@ -2,16 +2,19 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`.
+//! `cli` → `protocol`/`arena`/`analyse` → `engine` → `search` → `eval` → `game` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
-//! `game` (a game record and its result under the draw rules) sits on it.
+//! `game` (a game record and its result under the draw rules) sits on it, and
+//! so does `pdn` (reading PDN files as text: tags, moves, results).
 
+pub mod analyse;
 pub mod arena;
 pub mod cli;
 pub mod dxp;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod pdn;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,6 +1,7 @@
 //! Command-line tools: argument definitions and the runner for each
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
+mod analyse;
 pub mod bench;
 mod dxp;
 mod game;
@@ -57,6 +58,8 @@ pub enum Command {
     Game(game::GameArgs),
     /// Play International draughts over DXP (DamExchange), as server or client.
     Dxp(dxp::DxpArgs),
+    /// Analyse positions or the games of a PDN file; JSON Lines or text.
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -69,5 +72,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Game(args)) => game::run(&args),
         Some(Command::Dxp(args)) => dxp::run(&args),
+        Some(Command::Analyse(args)) => analyse::run(&args),
     }
 }

@@ -14,7 +14,7 @@ use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, to_hub};
 use crate::rules::{Brazilian, Geometry, International, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Iteration, SearchSetup, MATE, MATE_BOUND};
+use crate::search::{search, Control, Iteration, SearchSetup};
 
 /// Stack size of the thread that runs a search.
 const SEARCH_STACK: usize = 32 << 20;
@@ -69,17 +69,6 @@ fn squares<R: Rules>(mv: Move) -> MoveSquares {
         from: n(mv.from()),
         to: n(mv.to()),
         captured,
-    }
-}
-
-/// A search score as the protocols see it.
-fn score_of(score: i32) -> Score {
-    if score > MATE_BOUND {
-        Score::WinIn((MATE - score) as u32)
-    } else if score < -MATE_BOUND {
-        Score::LossIn((MATE + score) as u32)
-    } else {
-        Score::Centimen(score)
     }
 }
 
@@ -157,7 +146,7 @@ fn run_search<R: Rules>(
         let _ = events.send(EngineEvent::Info(SearchInfo {
             depth: it.depth,
             seldepth: it.seldepth,
-            score: score_of(it.score),
+            score: Score::from_search(it.score),
             nodes: it.nodes,
             time: it.time,
             pv: it.pv.iter().map(|&m| squares::<R>(m)).collect(),

@@ -8,6 +8,7 @@ use std::fmt;
 use std::time::Duration;
 
 pub use crate::search::Limits;
+use crate::search::{MATE, MATE_BOUND};
 
 /// What `go` is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +60,18 @@ pub enum Score {
 }
 
 impl Score {
+    /// A search score (centimen, or `±(MATE - plies)` for a forced win or
+    /// loss) as the protocols see it.
+    pub fn from_search(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::WinIn((MATE - score).unsigned_abs())
+        } else if score < -MATE_BOUND {
+            Score::LossIn((MATE + score).unsigned_abs())
+        } else {
+            Score::Centimen(score)
+        }
+    }
+
     /// The score in men, as Hub prints it; wins and losses are shown as
     /// ±(1000 − plies/100) so that they sort above every material score.
     pub fn men(self) -> f64 {

@@ -1,0 +1,248 @@
+//! `tempo analyse`: searches a position, the positions of a file, or every
+//! position of the games of a PDN file, and prints one record per position
+//! (`analyse::output` documents the records).
+//!
+//! Standard output carries the records and nothing else. Standard error
+//! carries the malformed inputs (`FILE:LINE: why`, each skipped), a progress
+//! line while it is a terminal, and a last summary line. Exit status: 0 when
+//! every input was analysed, 1 when some were skipped, 2 on an error that
+//! stops the run (an unreadable file, a bad `--fen`, memory).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use super::VariantArg;
+use crate::analyse::input::{read_pdn, read_position, read_positions, InputError};
+use crate::analyse::output::{render, Format};
+use crate::analyse::{Analyser, Record, Settings, Source, Unit};
+use crate::rules::VariantKind;
+use crate::search::Limits;
+
+/// Output formats on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    /// JSON Lines: one object per position.
+    Json,
+    /// Text for people.
+    Text,
+}
+
+/// Arguments of `tempo analyse`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["fen", "positions", "pdn"])))]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["movetime", "depth", "nodes"])))]
+pub struct AnalyseArgs {
+    /// The variant of positions, and of games without a GameType tag.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// One position, as a FEN or a Hub position string.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// A file of positions, one FEN or Hub position string per line (blank
+    /// lines and `#` comments skipped).
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// A PDN file: every position of every game is analysed and each played
+    /// move is judged against the best one.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Seconds per position (decimals allowed).
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub movetime: Option<Duration>,
+    /// Depth per position, in plies.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub depth: Option<u32>,
+    /// Nodes per position.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Lines per position, best first.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub multipv: u32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB, kept for the whole run.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub output: OutputArg,
+}
+
+/// Reads a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!("'{text}': the time must be positive"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{text}': {e}"))
+}
+
+/// The progress line on standard error, shown only when it is a terminal.
+struct Progress {
+    shown: bool,
+    total: usize,
+    done: usize,
+    started: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let progress = Progress {
+            shown: io::stderr().is_terminal(),
+            total,
+            done: 0,
+            started: Instant::now(),
+        };
+        progress.show();
+        progress
+    }
+
+    fn step(&mut self) {
+        self.done += 1;
+        self.show();
+    }
+
+    fn show(&self) {
+        if !self.shown {
+            return;
+        }
+        let elapsed = self.started.elapsed();
+        let left = self.total.saturating_sub(self.done);
+        let eta = elapsed.mul_f64(left as f64 / self.done.max(1) as f64);
+        eprint!(
+            "\r{}/{} positions, elapsed {}, ETA {}   ",
+            self.done,
+            self.total,
+            clock(elapsed),
+            clock(eta)
+        );
+    }
+
+    fn finish(&self) {
+        if self.shown {
+            eprint!("\r{:60}\r", "");
+        }
+    }
+}
+
+/// A duration as `m:ss` (or `h:mm:ss`).
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The units to analyse and the inputs skipped, read from the arguments.
+fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), String> {
+    if let Some(fen) = &args.fen {
+        let game = read_position(kind, fen).map_err(|e| format!("--fen: {e}"))?;
+        let unit = Unit {
+            source: Source::Argument,
+            game,
+        };
+        return Ok((vec![unit], 0));
+    }
+    let (path, pdn) = match (&args.positions, &args.pdn) {
+        (Some(path), _) => (path, false),
+        (None, Some(path)) => (path, true),
+        (None, None) => return Err("give --fen, --positions or --pdn".to_string()),
+    };
+    // PDN files are often Latin-1: names may come out garbled, moves never.
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let (units, errors) = if pdn {
+        read_pdn(kind, &text)
+    } else {
+        read_positions(kind, &text)
+    };
+    for InputError { line, message } in &errors {
+        eprintln!("{}:{line}: {message} (skipped)", path.display());
+    }
+    Ok((units, errors.len()))
+}
+
+/// Runs `tempo analyse`.
+pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
+    let kind = VariantKind::from(args.variant);
+    let (units, skipped) = load(args, kind)?;
+    let settings = Settings {
+        limits: Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            move_time: args.movetime,
+            ..Limits::default()
+        },
+        multipv: args.multipv as usize,
+        threads: args.threads as usize,
+    };
+    let analyser = Analyser::new(settings, args.hash as usize)?;
+    let format = match args.output {
+        OutputArg::Json => Format::Json,
+        OutputArg::Text => Format::Text,
+    };
+    let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
+    let mut out = io::stdout().lock();
+    let mut emit = |record: Record| {
+        out.write_all(render(&record, format).as_bytes())?;
+        out.flush()?;
+        progress.step();
+        Ok(())
+    };
+    let mut outcome = Ok(());
+    for unit in &units {
+        outcome = analyser.analyse(unit, &mut emit);
+        if outcome.is_err() {
+            break;
+        }
+    }
+    progress.finish();
+    match outcome {
+        // A reader that went away (`| head`) ends the run quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(format!("cannot write the results: {e}")),
+        Ok(()) => {}
+    }
+    eprintln!(
+        "analysed {} positions from {} inputs; skipped {} inputs",
+        progress.done,
+        units.len(),
+        skipped
+    );
+    Ok(if skipped == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_read_strictly() {
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("NaN").is_err());
+        assert!(parse_seconds("1e300").is_err());
+        assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn clocks_read_as_minutes_and_hours() {
+        assert_eq!(clock(Duration::from_secs(75)), "1:15");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
+    }
+}

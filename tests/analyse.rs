@@ -1,0 +1,332 @@
+//! `tempo analyse` end to end: the binary is run on small inputs at small
+//! depths and its JSON Lines are parsed and checked against the rules core
+//! (every move printed is legal where it is printed, games are replayed
+//! move by move, bad inputs are named by line and skipped).
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+use tempo::rules::notation::{parse_fen, parse_move, to_fen};
+use tempo::rules::{Brazilian, International, Rules};
+
+/// The result of one run: exit code, parsed stdout lines, stderr.
+struct Run {
+    code: i32,
+    records: Vec<Value>,
+    stderr: String,
+}
+
+/// Writes `text` to a file of the test's own temporary directory.
+fn file(name: &str, text: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    fs::write(&path, text).expect("write test input");
+    path
+}
+
+/// Runs `tempo analyse` with `args`; every stdout line must be a JSON object.
+fn analyse(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("analyse")
+        .args(args)
+        .output()
+        .expect("run tempo");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8 stdout");
+    let records = stdout
+        .lines()
+        .map(|line| {
+            let v: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            assert!(v.is_object(), "not an object: {line}");
+            v
+        })
+        .collect();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        records,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not a string in {v}"))
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|m| m.as_str().expect("move string").to_string())
+        .collect()
+}
+
+/// Checks one record against the rules: its FEN parses, the best move and
+/// every PV (main and multi-PV) are legal sequences; returns the FEN after
+/// the played move, if there is one.
+fn check_record<R: Rules>(r: &Value) -> Option<String> {
+    let pos = parse_fen::<R>(text(r, "fen")).expect("record FEN");
+    let side = if pos.side_to_move() == tempo::rules::Side::White {
+        "white"
+    } else {
+        "black"
+    };
+    assert_eq!(text(r, "side"), side);
+    let mut pvs = vec![strings(&r["pv"])];
+    pvs.extend(
+        r["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|l| strings(&l["pv"])),
+    );
+    for pv in pvs {
+        let mut p = pos;
+        for mv in &pv {
+            let m = parse_move(&p, mv).unwrap_or_else(|e| panic!("pv {pv:?}: {e}"));
+            p = p.play(m);
+        }
+    }
+    if pos.legal_moves().is_empty() {
+        assert!(r["best"].is_null());
+    } else {
+        parse_move(&pos, text(r, "best")).expect("best move is legal");
+        assert!(r["depth"].as_u64().expect("depth") >= 1);
+    }
+    assert!(r["nodes"].is_u64() && r["time"].is_f64() && r["score"].is_f64());
+    let played = r.get("played")?.as_str()?;
+    let mv = parse_move(&pos, played).expect("played move is legal");
+    let loss = r["loss"].as_f64().expect("loss");
+    assert!(loss >= 0.0, "negative loss in {r}");
+    if played == text(r, "best") {
+        assert_eq!(loss, 0.0, "the best move lost something: {r}");
+    }
+    Some(to_fen(&pos.play(mv)))
+}
+
+#[test]
+fn a_positions_file_gives_results_for_good_lines_and_errors_for_bad() {
+    let path = file(
+        "positions.txt",
+        "# opening and a middle game\n\
+         W:W31-50:B1-20\n\
+         \n\
+         W:W31-50:B1-20:junk\n\
+         B:W28,33:B19,22  # a comment after the position\n\
+         Wbbbb\n\
+         W:W60:B1\n",
+    );
+    let run = analyse(&["--positions", path.to_str().unwrap(), "--depth", "3"]);
+    assert_eq!(run.code, 1, "some lines were skipped: {}", run.stderr);
+    let lines: Vec<u64> = run
+        .records
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [2, 5]);
+    for r in &run.records {
+        assert_eq!(text(r, "source"), "line");
+        assert_eq!(text(r, "variant"), "international");
+        check_record::<International>(r);
+    }
+    for line in [4, 6, 7] {
+        assert!(
+            run.stderr.contains(&format!("positions.txt:{line}: ")),
+            "line {line} not reported in:\n{}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("positions.txt:2:"));
+    assert!(run.stderr.contains("skipped 3"), "{}", run.stderr);
+}
+
+/// An International and a Brazilian game, with comments, variations, NAGs
+/// and, for 8x8, coordinate moves.
+const TWO_GAMES: &str = r#"[Event "International test"]
+[White "A \"the first\""]
+[Black "B"]
+[GameType "20"]
+[Result "*"]
+
+1. 34-30 {the main line} 17-21 2. 40-34 (2. 30-25 21-26 (2... 21-27 $2) 3. 31x22)
+21-27 3. 31x22 18x27! 4. 32x21 16x27 5. 33-29 $1 *
+
+[Event "Brazilian test"]
+[GameType "26"]
+; a line comment
+1. c3-d4 f6-e5 2. d4xf6 (2. b2-c3 {also possible} e5xc3) g7xe5 3. g3-f4
+e5xg3 4. h2xf4 1-0
+"#;
+
+#[test]
+fn a_two_game_pdn_is_replayed_and_analysed_legally() {
+    let path = file("two-games.pdn", TWO_GAMES);
+    let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "4"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games: Vec<u64> = run
+        .records
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, [vec![1; 10], vec![2; 8]].concat());
+    let mut expected_fen: Option<String> = None;
+    for (i, r) in run.records.iter().enumerate() {
+        assert_eq!(text(r, "source"), "game");
+        let first_of_game = i == 0 || run.records[i - 1]["game"] != r["game"];
+        let ply = r["ply"].as_u64().unwrap();
+        if first_of_game {
+            assert_eq!(ply, 0);
+            expected_fen = None;
+        } else {
+            assert_eq!(ply, run.records[i - 1]["ply"].as_u64().unwrap() + 1);
+        }
+        if let Some(fen) = &expected_fen {
+            assert_eq!(text(r, "fen"), fen, "the game is replayed move by move");
+        }
+        expected_fen = match text(r, "variant") {
+            "international" => check_record::<International>(r),
+            "brazilian" => check_record::<Brazilian>(r),
+            other => panic!("variant {other}"),
+        };
+    }
+    let played: Vec<&str> = run
+        .records
+        .iter()
+        .filter_map(|r| r["played"].as_str())
+        .collect();
+    assert_eq!(
+        played,
+        [
+            "34-30", "17-21", "40-34", "21-27", "31x22x27", "18x27x22", "32x21x27", "16x27x21",
+            "33-29", "22-18", "11-15", "18x11x15", "8x15x11", "24-19", "15x24x19", "28x19x24"
+        ]
+    );
+    let last = &run.records[17];
+    assert_eq!(text(last, "variant"), "brazilian");
+    assert!(last["played"].is_null() && last["loss"].is_null());
+    assert_eq!(last["line"].as_u64(), Some(10));
+}
+
+#[test]
+fn a_blunder_shows_as_a_loss() {
+    let path = file(
+        "blunder.pdn",
+        "[FEN \"W:W27,32,37:B8,12,17,18\"]\n1. 27-22 *\n",
+    );
+    let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "6"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.records[0];
+    check_record::<International>(r);
+    assert_eq!(text(r, "played"), "27-22");
+    assert_ne!(text(r, "best"), "27-22");
+    let loss = r["loss"].as_f64().unwrap();
+    assert!(loss >= 1.0, "giving two men away loses {loss}: {r}");
+    let (best, played) = (
+        r["score"].as_f64().unwrap(),
+        r["played_score"].as_f64().unwrap(),
+    );
+    assert!((best - played - loss).abs() < 1e-9);
+}
+
+#[test]
+fn bad_games_are_skipped_with_their_lines_and_good_ones_analysed() {
+    let path = file(
+        "bad-games.pdn",
+        "[Event \"illegal\"]\n1. 32-28 18-22 2. 28-22 *\n\
+         [Event \"good\"]\n1. 32-28 *\n\
+         [Event \"russian\"]\n[GameType \"25\"]\n1. c3-d4 *\n\
+         [Event \"syntax\"]\n1. 32-28 hop *\n\
+         [Event \"fen\"]\n[FEN \"W:W99:B1\"]\n*\n",
+    );
+    let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(run.code, 1);
+    let games: Vec<u64> = run
+        .records
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, [2, 2]);
+    for (line, game) in [(2, 1), (5, 3), (9, 4), (10, 5)] {
+        assert!(
+            run.stderr
+                .contains(&format!("bad-games.pdn:{line}: game {game}")),
+            "game {game} at line {line} not reported in:\n{}",
+            run.stderr
+        );
+    }
+    assert!(run.stderr.contains("skipped 4"), "{}", run.stderr);
+}
+
+#[test]
+fn multipv_gives_distinct_moves_ordered_by_score() {
+    for (variant, fen) in [
+        ("international", "W:W31-50:B1-20"),
+        ("brazilian", "B:W21-32:B1-12"),
+    ] {
+        let run = analyse(&[
+            "--variant",
+            variant,
+            "--fen",
+            fen,
+            "--depth",
+            "4",
+            "--multipv",
+            "4",
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let [r] = run.records.as_slice() else {
+            panic!("one record expected, got {:?}", run.records)
+        };
+        assert_eq!(text(r, "source"), "fen");
+        assert!(r["line"].is_null());
+        let lines = r["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 4);
+        let moves: Vec<&str> = lines.iter().map(|l| text(l, "move")).collect();
+        let mut distinct = moves.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 4, "{moves:?}");
+        let scores: Vec<f64> = lines.iter().map(|l| l["score"].as_f64().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        assert_eq!(moves[0], text(r, "best"));
+        assert_eq!(scores[0], r["score"].as_f64().unwrap());
+        match variant {
+            "international" => check_record::<International>(r),
+            _ => check_record::<Brazilian>(r),
+        };
+    }
+}
+
+#[test]
+fn node_and_time_limits_and_text_output() {
+    let run = analyse(&["--fen", "W:W31-50:B1-20", "--nodes", "3000"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.records.len(), 1);
+    check_record::<International>(&run.records[0]);
+    let run = analyse(&["--fen", "W:W31-50:B1-20", "--movetime", "0.1"]);
+    assert_eq!(run.records.len(), 1);
+    assert!(run.records[0]["time"].as_f64().unwrap() < 1.0);
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["analyse", "--fen", "W:W31-50:B1-20", "--depth", "3"])
+        .args(["--output", "text"])
+        .output()
+        .expect("run tempo");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("W:W31,32,") && stdout.contains("(white to move)\n  depth 3 score "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bad_fen_argument_stops_the_run() {
+    let run = analyse(&["--fen", "W:W99:B1", "--depth", "2"]);
+    assert_eq!(run.code, 2);
+    assert!(run.records.is_empty());
+    assert!(run.stderr.contains("--fen"), "{}", run.stderr);
+    let run = analyse(&["--fen", "W:W31-50:B1-20"]);
+    assert_eq!(run.code, 2, "a limit is required");
+}
