@@ -561,6 +561,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
+        // Capture sequences of many kings branch widely and transpose often:
+        // the table answers repeated positions.
+        let key = pos.key();
+        let entry = self.shared.table.probe(key);
+        let hint = entry.map(|e| e.hint).unwrap_or_default();
+        if let Some(e) = entry {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let alpha_start = alpha;
         let mut list = std::mem::take(&mut self.lists[ply]);
         generate_captures(pos, &mut list);
         let mut best = -INFINITY;
@@ -590,6 +607,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         } else {
             threat - 1
         };
+        if let Some(first) = list.iter().position(|&m| hint.matches(m)) {
+            list.as_mut_slice().swap(0, first);
+        }
+        let mut best_move = None;
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
             let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat);
@@ -598,6 +619,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             if score > best {
                 best = score;
+                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -607,6 +629,19 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         self.lists[ply] = list;
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_start {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let hint = best_move.map(MoveHint::of).unwrap_or_default();
+            self.shared
+                .table
+                .store(key, to_table(best, ply), 0, bound, hint);
+        }
         best
     }
 
