@@ -124,6 +124,11 @@ impl<R: Rules> VariantGame for GameState<R> {
             1
         };
         setup.search_single_move = mode == GoMode::Analyze;
+        setup.contempt = if mode == GoMode::Analyze {
+            0
+        } else {
+            options.contempt as i32
+        };
         std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(SEARCH_STACK)

@@ -43,6 +43,8 @@ pub struct Options {
     pub hash_mib: usize,
     /// Lines reported in analysis.
     pub multipv: usize,
+    /// Draw avoidance in hundredths of a man (not used by `go analyze`).
+    pub contempt: usize,
 }
 
 impl Default for Options {
@@ -51,6 +53,7 @@ impl Default for Options {
             threads: 1,
             hash_mib: 64,
             multipv: 1,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
@@ -59,6 +62,10 @@ impl Default for Options {
 pub const MAX_HASH_MIB: usize = 65_536;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
+/// Default draw avoidance, hundredths of a man.
+pub const DEFAULT_CONTEMPT: usize = 0;
+/// Largest contempt accepted, hundredths of a man.
+pub const MAX_CONTEMPT: usize = 100;
 /// Most analysis lines accepted.
 pub const MAX_MULTIPV: usize = 64;
 
@@ -172,6 +179,13 @@ impl EngineHost {
                 MAX_MULTIPV,
                 "lines reported by go analyze",
             ),
+            int(
+                "contempt",
+                self.options.contempt,
+                0,
+                MAX_CONTEMPT,
+                "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
+            ),
         ];
         params.extend(self.draw_settings().params().into_iter().map(|p| Param {
             name: p.name.to_string(),
@@ -233,6 +247,7 @@ impl EngineHost {
                 }
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
+            "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
             _ if name.starts_with("draw-") => {
                 let mut settings = self.draw_settings();
                 settings.set(name, value).map_err(|why| bad(&why))?;

@@ -114,6 +114,9 @@ pub struct SearchSetup<R: Rules> {
     pub multipv: usize,
     /// Search even when only one move is legal (analysis).
     pub search_single_move: bool,
+    /// How much worse than 0 a draw is for the side to move at the root,
+    /// in hundredths of a man (0: a draw is a draw).
+    pub contempt: i32,
 }
 
 impl<R: Rules> SearchSetup<R> {
@@ -128,6 +131,7 @@ impl<R: Rules> SearchSetup<R> {
             threads: 1,
             multipv: 1,
             search_single_move: false,
+            contempt: 0,
         }
     }
 }

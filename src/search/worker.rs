@@ -63,6 +63,7 @@ pub(super) struct Worker<'a, R: Rules> {
     root_moves: Vec<RootMove>,
     draw: DrawSettings,
     root_clocks: DrawClocks,
+    contempt: i32,
     /// Late-move reductions by [depth][move index].
     reductions: Vec<[i32; 64]>,
     nodes: u64,
@@ -87,6 +88,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_moves: Vec::new(),
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
+            contempt: setup.contempt,
             reductions: reduction_table(),
             nodes: 0,
             seldepth: 0,
@@ -332,6 +334,17 @@ impl<'a, R: Rules> Worker<'a, R> {
             .store(self.nodes, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// The score of a drawn position for its side to move: minus the
+    /// contempt for the side the search plays, plus it for the opponent.
+    #[inline(always)]
+    fn draw_score(&self, pos: &Position<R>) -> i32 {
+        if pos.side_to_move() == self.root.side_to_move() {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
     /// Whether the position with `key` occurred earlier with the same side to
     /// move, within the last `rev` reversible plies.
     #[inline(always)]
@@ -374,7 +387,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.is_repetition(pos.key(), clocks.reversible_plies())
             || (pos.occupied().count_ones() <= 3 && certain_draw(pos))
         {
-            return 0;
+            return self.draw_score(pos);
         }
         // 3. Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -414,7 +427,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // after the check for a lost position.
         if clocks.verdict(&self.draw).is_some() {
             self.lists[ply] = list;
-            return 0;
+            return self.draw_score(pos);
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
         // (not when a capture is pending for either side).
