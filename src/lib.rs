@@ -2,11 +2,15 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`.
+//! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`,
+//! and `engine` → `book` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
-//! `game` (a game record and its result under the draw rules) sits on it.
+//! `game` (a game record and its result under the draw rules) sits on it;
+//! `book` (the opening book, its format and its builder, which is handed
+//! the search as a function) uses only `rules`.
 
 pub mod arena;
+pub mod book;
 pub mod cli;
 pub mod dxp;
 pub mod engine;
