@@ -2,6 +2,7 @@
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
 pub mod bench;
+mod book;
 mod dxp;
 mod game;
 mod hub;
@@ -57,6 +58,8 @@ pub enum Command {
     Game(game::GameArgs),
     /// Play International draughts over DXP (DamExchange), as server or client.
     Dxp(dxp::DxpArgs),
+    /// Opening books: build one by search, probe a position.
+    Book(book::BookArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -69,5 +72,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Game(args)) => game::run(&args),
         Some(Command::Dxp(args)) => dxp::run(&args),
+        Some(Command::Book(args)) => book::run(&args),
     }
 }
