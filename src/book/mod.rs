@@ -291,6 +291,14 @@ pub fn parse_for(kind: VariantKind, text: &str, source: &str) -> Result<Book, Bo
     }
 }
 
+/// Reads a book file of `kind`.
+pub fn read_file_for(kind: VariantKind, path: &std::path::Path) -> Result<Book, BookError> {
+    match kind {
+        VariantKind::International => Book::read_file::<International>(path),
+        VariantKind::Brazilian => Book::read_file::<Brazilian>(path),
+    }
+}
+
 /// The shipped book of a variant, read once per process.
 pub fn shipped(kind: VariantKind) -> Result<Arc<Book>, BookError> {
     static INTERNATIONAL: OnceCell<Result<Arc<Book>, BookError>> = OnceCell::new();
