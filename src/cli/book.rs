@@ -4,6 +4,7 @@
 //! The book itself (format, builder, counting) is `crate::book`; this file
 //! gives the builder its search and does the printing and file handling.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -271,16 +272,19 @@ fn probe_for<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
         Some(path) => Arc::new(Book::read_file::<R>(Path::new(path)).map_err(|e| e.to_string())?),
         None => book::shipped(R::KIND).map_err(|e| e.to_string())?,
     };
+    let mut out = String::new();
     for m in book.probe(&pos).unwrap_or(&[]) {
-        let mut line = format!("move={}", m.text);
+        out.push_str(&format!("move={}", m.text));
         if let Some(s) = m.score {
-            line.push_str(&format!(" score={:.2}", f64::from(s) / 100.0));
+            out.push_str(&format!(" score={:.2}", f64::from(s) / 100.0));
         }
         if let Some(d) = m.depth {
-            line.push_str(&format!(" depth={d}"));
+            out.push_str(&format!(" depth={d}"));
         }
-        line.push_str(&format!(" weight={}", m.weight));
-        println!("{line}");
+        out.push_str(&format!(" weight={}\n", m.weight));
     }
+    std::io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(|e| format!("standard output: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }

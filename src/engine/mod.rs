@@ -111,11 +111,16 @@ impl EngineHost {
     /// An engine for International draughts with default options. The
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
-        // The solved-endgame tables take a moment to build; build them now,
-        // off the protocol thread, so no timed search pays for them.
+        // The solved-endgame tables and the shipped books take a moment to
+        // build and read; do it now, off the protocol thread, so no timed
+        // move pays for them.
         std::thread::spawn(|| {
             prepare_certain_draw::<International>();
             prepare_certain_draw::<Brazilian>();
+            for kind in VariantKind::ALL {
+                // A shipped book that cannot be read is simply not used.
+                let _ = book::shipped(kind);
+            }
         });
         let options = Options::default();
         let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
