@@ -5,7 +5,8 @@
 //! `cli` → `protocol`/`arena` → `engine` → `search` → `eval` → `game` → `rules`,
 //! and `engine` → `book` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
-//! `game` (a game record and its result under the draw rules) sits on it;
+//! `game` (a game record and its result under the draw rules) sits on it, and
+//! so does `pdn` (reading PDN files as text: tags, moves, results);
 //! `book` (the opening book, its format and its builder, which is handed
 //! the search as a function) uses only `rules`.
 
@@ -16,6 +17,7 @@ pub mod dxp;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod pdn;
 pub mod protocol;
 pub mod rules;
 pub mod search;
