@@ -482,6 +482,68 @@ fn probe_prints_the_book_moves_best_first() {
     }
 }
 
+/// Four readable games (one of them Brazilian) and one with an illegal move
+/// on line 14.
+const GAMES: &str = "\
+[GameType \"20\"]
+1. 32-28 18-23 2. 38-32 1-0
+
+[GameType \"20\"]
+1. 32-28 19-23 2. 28x19 14x23 1/2-1/2
+
+[GameType \"20\"]
+1. 33-28 18-23 0-1
+
+[GameType \"26\"]
+1. 22-18 *
+
+[GameType \"20\"]
+1. 32-28 32-27 1-0
+";
+
+#[test]
+fn add_pdn_counts_games_by_frequency_and_result() {
+    let pdn = scratch("games.pdn", GAMES);
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-tests/from-games.book");
+    let _ = std::fs::remove_file(&out);
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["book", "add-pdn", "--plies", "3", "--out"])
+            .arg(&out)
+            .arg(&pdn)
+            .output()
+            .expect("run tempo")
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(1), "a game was skipped");
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains(&format!("{}:14: move 2 '32-27'", pdn.display())),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        stdout.contains("3 games counted (8 moves), 1 skipped as unreadable, 1 of another variant"),
+        "{stdout}"
+    );
+    let book = out.display().to_string();
+    let probe = |fen: Option<&str>| {
+        let mut args = vec!["book", "probe", "--book", book.as_str()];
+        args.extend(fen.iter().flat_map(|f| ["--fen", *f]));
+        tempo(&args)
+    };
+    // 32-28: won once, drawn once; 33-28: lost.
+    assert_eq!(probe(None), "move=32-28 weight=3\nmove=33-28 weight=0\n");
+    let after = "B:W28,31,33-50:B1-20";
+    assert_eq!(
+        probe(Some(after)),
+        "move=19-23 weight=1\nmove=18-23 weight=0\n"
+    );
+    // Counting again adds up; the book stays readable.
+    assert_eq!(run().status.code(), Some(1));
+    assert_eq!(probe(None), "move=32-28 weight=6\nmove=33-28 weight=0\n");
+}
+
 #[test]
 fn hub_reports_book_moves_and_refuses_a_bad_book_file() {
     let bad = scratch(

@@ -2,7 +2,8 @@
 //! position, count game files into a book.
 //!
 //! The book itself (format, builder, counting) is `crate::book`; this file
-//! gives the builder its search and does the printing and file handling.
+//! gives the builder its search, reads PDN with `crate::pdn`, and does the
+//! printing and file handling.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,13 @@ use clap::{Args, Subcommand};
 use parking_lot::Mutex;
 
 use super::VariantArg;
-use crate::book::{self, Book, BuildConfig, BuildEvent, Progress, ScoredMove};
+use crate::book::{
+    self, add_game, Book, BuildConfig, BuildEvent, GameOutcome, Progress, ScoredMove,
+};
+use crate::pdn::{read_games, PdnGame};
 use crate::rules::draw::prepare_certain_draw;
-use crate::rules::notation::parse_position;
-use crate::rules::{Brazilian, International, Position, Rules, VariantKind};
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::{Brazilian, International, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Limits, SearchSetup};
 
@@ -36,6 +40,9 @@ pub enum BookCommand {
     Build(BuildArgs),
     /// Print the book moves of a position, best first.
     Probe(ProbeArgs),
+    /// Count the opening moves of PDN game files into a book (weights by
+    /// frequency and result).
+    AddPdn(AddPdnArgs),
 }
 
 /// Arguments of `tempo book build`.
@@ -94,6 +101,23 @@ pub struct ProbeArgs {
     pub book: Option<PathBuf>,
 }
 
+/// Arguments of `tempo book add-pdn`.
+#[derive(Debug, Args)]
+pub struct AddPdnArgs {
+    /// PDN files to read.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The book to add to (created when missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The variant; games whose GameType names another are skipped.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Moves counted from the start of each game.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub plies: u32,
+}
+
 /// Reads a margin in men (`0.10`) as hundredths of a man.
 fn parse_margin(text: &str) -> Result<i32, String> {
     let men: f64 = text
@@ -116,6 +140,10 @@ pub fn run(args: &BookArgs) -> Result<ExitCode, String> {
         BookCommand::Probe(a) => match VariantKind::from(a.variant) {
             VariantKind::International => probe_for::<International>(a),
             VariantKind::Brazilian => probe_for::<Brazilian>(a),
+        },
+        BookCommand::AddPdn(a) => match VariantKind::from(a.variant) {
+            VariantKind::International => add_pdn_for::<International>(a),
+            VariantKind::Brazilian => add_pdn_for::<Brazilian>(a),
         },
     }
 }
@@ -287,4 +315,96 @@ fn probe_for<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
         .write_all(out.as_bytes())
         .map_err(|e| format!("standard output: {e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The outcome of a game from its result marker (or `Result` tag).
+fn outcome(game: &PdnGame) -> GameOutcome {
+    match game.result.as_deref().or_else(|| game.tag("Result")) {
+        Some("1-0" | "2-0") => GameOutcome::WhiteWins,
+        Some("0-1" | "0-2") => GameOutcome::BlackWins,
+        Some("1/2-1/2" | "1-1") => GameOutcome::Draw,
+        _ => GameOutcome::Unknown,
+    }
+}
+
+/// The start position and the first `plies` moves of a game, or why they
+/// cannot be read (with the line of the fault).
+fn replay<R: Rules>(game: &PdnGame, plies: usize) -> Result<(Position<R>, Vec<Move>), String> {
+    let start = match game.fen() {
+        Some(fen) => parse_position::<R>(fen).map_err(|e| format!("{}: FEN: {e}", game.line))?,
+        None => Position::<R>::start(),
+    };
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for (i, (text, line)) in game
+        .moves
+        .iter()
+        .zip(&game.move_lines)
+        .take(plies)
+        .enumerate()
+    {
+        let mv = parse_move(&pos, text).map_err(|e| format!("{line}: move {} {e}", i + 1))?;
+        pos = pos.play(mv);
+        moves.push(mv);
+    }
+    Ok((start, moves))
+}
+
+/// Runs `tempo book add-pdn`: games that cannot be read or replayed are
+/// reported on standard error with their file and line and skipped (exit
+/// status 1); the others are counted and the book written.
+fn add_pdn_for<R: Rules>(args: &AddPdnArgs) -> Result<ExitCode, String> {
+    let out = args.out.as_path();
+    let mut book = if out.exists() {
+        Book::read_file::<R>(out).map_err(|e| e.to_string())?
+    } else {
+        Book::new(R::KIND)
+    };
+    let (mut counted, mut moves, mut bad, mut other) = (0usize, 0usize, 0usize, 0usize);
+    for file in &args.files {
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        for game in read_games(&text) {
+            let game = match game {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("{}:{}: {}", file.display(), e.line, e.message);
+                    bad += 1;
+                    continue;
+                }
+            };
+            if game.variant().is_some_and(|v| v != R::KIND) {
+                other += 1;
+                continue;
+            }
+            match replay::<R>(&game, args.plies as usize) {
+                Ok((start, played)) => {
+                    moves += add_game(&mut book, &start, &played, outcome(&game), played.len())
+                        .map_err(|e| format!("{}:{}: {e}", file.display(), game.line))?;
+                    counted += 1;
+                }
+                Err(why) => {
+                    eprintln!("{}:{why}", file.display());
+                    bad += 1;
+                }
+            }
+        }
+    }
+    let note = format!(
+        "games counted by: tempo book add-pdn --variant {} --plies {}",
+        R::NAME,
+        args.plies
+    );
+    book.write_file(out, &[note]).map_err(|e| e.to_string())?;
+    println!(
+        "{}: {counted} games counted ({moves} moves), {bad} skipped as unreadable, {other} of another variant; {} positions, {} moves in the book",
+        out.display(),
+        book.len(),
+        book.move_count()
+    );
+    Ok(if bad > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
