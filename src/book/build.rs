@@ -232,21 +232,27 @@ where
             let remaining = (todo.len() - done) as f64;
             let per = (estimate.searched > 0)
                 .then(|| estimate.busy.as_secs_f64() / estimate.searched as f64);
-            let ply_eta = (done > 0).then(|| {
-                Duration::from_secs_f64(
-                    ply_started.elapsed().as_secs_f64() / done as f64 * remaining,
-                )
-            });
+            // An estimate too large for a Duration (a deep, wide build
+            // projected from little) is given as unknown.
+            let ply_eta = (done > 0)
+                .then(|| {
+                    Duration::try_from_secs_f64(
+                        ply_started.elapsed().as_secs_f64() / done as f64 * remaining,
+                    )
+                    .ok()
+                })
+                .flatten();
             let mut n = level.len() as f64;
             let mut later = 0.0;
             for k in ply + 1..config.plies {
                 n *= estimate.branching(k - 1 < config.full_plies, config.width);
                 later += n;
             }
-            let total_eta = per.map(|p| {
-                Duration::from_secs_f64(
+            let total_eta = per.and_then(|p| {
+                Duration::try_from_secs_f64(
                     ply_eta.map_or(p * remaining, |d| d.as_secs_f64()) + p * later,
                 )
+                .ok()
             });
             Progress {
                 ply,
