@@ -2,13 +2,17 @@
 //! draughts.
 //!
 //! Layers, arrows pointing one way:
-//! `cli` → `protocol`/`arena`/`analyse` → `engine` → `search` → `eval` → `game` → `rules`.
+//! `cli` → `protocol`/`arena`/`analyse` → `engine` → `search` → `eval` → `game` → `rules`,
+//! and `engine` → `book` → `rules`.
 //! `rules` is the pure rules core and knows nothing of the layers above it;
 //! `game` (a game record and its result under the draw rules) sits on it, and
-//! so does `pdn` (reading PDN files as text: tags, moves, results).
+//! so does `pdn` (reading PDN files as text: tags, moves, results);
+//! `book` (the opening book, its format and its builder, which is handed
+//! the search as a function) uses only `rules`.
 
 pub mod analyse;
 pub mod arena;
+pub mod book;
 pub mod cli;
 pub mod dxp;
 pub mod engine;

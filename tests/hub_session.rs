@@ -264,7 +264,8 @@ fn the_start_up_handshake_lists_every_parameter_as_name_value() {
 fn go_think_is_answered_in_time_under_every_level_form() {
     let _turn = one_at_a_time();
     let mut e = Engine::ready();
-    // Not a forced move: every form gets a real search.
+    // Not a forced move and no book: every form gets a real search.
+    e.send("set-param name=book value=false");
     e.send(&format!("pos pos={START10} moves=\"32-28 18-23\""));
     // (level line, the most time it may take)
     let forms = [
@@ -351,6 +352,8 @@ fn ping_is_answered_while_searching() {
 fn ponder_waits_for_ponder_hit_then_keeps_the_move_time() {
     let _turn = one_at_a_time();
     let mut e = Engine::ready();
+    // No book: the clock of a real search is timed.
+    e.send("set-param name=book value=false");
     e.send(&format!("pos pos={START10} moves=\"32-28\""));
     e.send("level move-time=0.2");
     timed(

@@ -1,6 +1,7 @@
 //! Layering: the rules core uses nothing above it. Fails if any file under
 //! `src/rules/` mentions `crate::search`, `crate::eval`, `crate::engine`,
-//! `crate::protocol`, `crate::book` or `crate::game`.
+//! `crate::protocol`, `crate::book` or `crate::game`; or if any file under
+//! `src/book/` mentions a module other than `crate::rules`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,6 +58,33 @@ fn rules_core_does_not_reach_upward() {
         }
     }
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_book_uses_only_the_rules_core() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/book");
+    let files = rust_files(&dir);
+    assert!(!files.is_empty(), "expected the book module");
+    let mut bad = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).expect("read source");
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find("crate::") {
+                let path = &rest[at + "crate::".len()..];
+                if !path.starts_with("rules") {
+                    bad.push(format!("{}:{}: {}", file.display(), i + 1, line.trim()));
+                    break;
+                }
+                rest = path;
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the book reaches beyond rules:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]

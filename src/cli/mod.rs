@@ -3,6 +3,7 @@
 
 mod analyse;
 pub mod bench;
+mod book;
 mod dxp;
 mod game;
 mod hub;
@@ -60,6 +61,8 @@ pub enum Command {
     Dxp(dxp::DxpArgs),
     /// Analyse positions or the games of a PDN file; JSON Lines or text.
     Analyse(analyse::AnalyseArgs),
+    /// Opening books: build one by search, probe a position.
+    Book(book::BookArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -73,5 +76,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Game(args)) => game::run(&args),
         Some(Command::Dxp(args)) => dxp::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
+        Some(Command::Book(args)) => book::run(&args),
     }
 }

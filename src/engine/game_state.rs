@@ -9,6 +9,7 @@ use crossbeam_channel::Sender;
 
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
+use crate::book::Book;
 use crate::game::Game;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, to_hub};
@@ -27,6 +28,9 @@ pub(super) trait VariantGame: Send {
     fn hub_string(&self) -> String;
     /// Replaces the draw rules of the game.
     fn set_draw_settings(&mut self, settings: DrawSettings);
+    /// A book move for the current position (see `Book::choose`), if the
+    /// book has one.
+    fn book_move(&self, book: &Book, margin: u32, random: u64) -> Option<BookHit>;
     /// Starts a search of the current position on a new thread.
     fn start_search(
         &self,
@@ -37,6 +41,18 @@ pub(super) trait VariantGame: Send {
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError>;
+}
+
+/// A move taken from the book, ready to report.
+pub(super) struct BookHit {
+    /// The move to play.
+    pub best: MoveSquares,
+    /// The book's best reply to it, if the book has one.
+    pub ponder: Option<MoveSquares>,
+    /// Its book score (0 when the book gives none).
+    pub score: Score,
+    /// Its book depth (0 when the book gives none).
+    pub depth: u32,
 }
 
 /// A new game in the initial position of `kind`, under `settings`.
@@ -94,6 +110,18 @@ impl<R: Rules> VariantGame for GameState<R> {
 
     fn set_draw_settings(&mut self, settings: DrawSettings) {
         self.game.set_settings(settings);
+    }
+
+    fn book_move(&self, book: &Book, margin: u32, random: u64) -> Option<BookHit> {
+        let pos = self.game.position();
+        let chosen = book.choose(pos, margin, random)?;
+        let reply = book.choose(&pos.play(chosen.mv), 0, 0);
+        Some(BookHit {
+            best: squares::<R>(chosen.mv),
+            ponder: reply.map(|r| squares::<R>(r.mv)),
+            score: Score::from_search(chosen.score.unwrap_or(0)),
+            depth: chosen.depth.unwrap_or(0),
+        })
     }
 
     fn start_search(

@@ -6,23 +6,32 @@
 //! trait, implemented by `GameState<R>` for each variant, so everything
 //! below this module is compile-time specialised.
 //!
+//! The opening book: with the `book` parameter on, `go think` and
+//! `go ponder` in a position of the book answer with a book move at once
+//! (one `Info` with `book: true`, then `Done`), without searching; `go
+//! analyze` never uses it. Each variant has its own `book-file` (empty: the
+//! book shipped inside the binary); a file that cannot be read is refused
+//! and the previous book stays.
+//!
 //! Invariants: at most one search runs at a time; every `go` that returns
 //! `Ok` sends exactly one `EngineEvent::Done` on its channel; options, the
-//! position and the table change only while no search runs.
+//! position, the table and the books change only while no search runs.
 
 mod game_state;
 pub mod types;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::Sender;
 
+use crate::book::{self, Book};
 use crate::rules::draw::{prepare_certain_draw, DrawSettings};
 use crate::rules::{Brazilian, International, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
-use game_state::{new_game_state, VariantGame};
+use game_state::{new_game_state, BookHit, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
@@ -45,6 +54,11 @@ pub struct Options {
     pub multipv: usize,
     /// Draw avoidance in hundredths of a man (not used by `go analyze`).
     pub contempt: usize,
+    /// Play from the opening book in `go think` and `go ponder`.
+    pub book: bool,
+    /// Book moves within this many hundredths of a man of the best book
+    /// move are chosen at random (0: always the best).
+    pub book_margin: u32,
 }
 
 impl Default for Options {
@@ -54,6 +68,8 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             contempt: DEFAULT_CONTEMPT,
+            book: true,
+            book_margin: 4,
         }
     }
 }
@@ -68,6 +84,8 @@ pub const DEFAULT_CONTEMPT: usize = 0;
 pub const MAX_CONTEMPT: usize = 100;
 /// Most analysis lines accepted.
 pub const MAX_MULTIPV: usize = 64;
+/// Largest `book-margin` accepted, in hundredths of a man.
+pub const MAX_BOOK_MARGIN: usize = 1000;
 
 struct Running {
     handle: JoinHandle<()>,
@@ -83,6 +101,11 @@ pub struct EngineHost {
     draw: Vec<(VariantKind, DrawSettings)>,
     game: Box<dyn VariantGame>,
     running: Option<Running>,
+    /// Book files set by the user, per variant, with the book read from
+    /// each; a variant not listed uses its shipped book.
+    book_files: Vec<(VariantKind, String, Arc<Book>)>,
+    /// State of the generator that picks among close book moves.
+    random: u64,
 }
 
 impl Default for EngineHost {
@@ -95,11 +118,16 @@ impl EngineHost {
     /// An engine for International draughts with default options. The
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
-        // The solved-endgame tables take a moment to build; build them now,
-        // off the protocol thread, so no timed search pays for them.
+        // The solved-endgame tables and the shipped books take a moment to
+        // build and read; do it now, off the protocol thread, so no timed
+        // move pays for them.
         std::thread::spawn(|| {
             prepare_certain_draw::<International>();
             prepare_certain_draw::<Brazilian>();
+            for kind in VariantKind::ALL {
+                // A shipped book that cannot be read is simply not used.
+                let _ = book::shipped(kind);
+            }
         });
         let options = Options::default();
         let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
@@ -116,6 +144,11 @@ impl EngineHost {
             ),
             draw,
             running: None,
+            book_files: Vec::new(),
+            random: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+                ^ u64::from(std::process::id()).rotate_left(32),
         }
     }
 
@@ -178,6 +211,25 @@ impl EngineHost {
                 1,
                 MAX_MULTIPV,
                 "lines reported by go analyze",
+            ),
+            Param {
+                name: "book".to_string(),
+                kind: ParamKind::Bool,
+                value: self.options.book.to_string(),
+                help: "play book moves in go think and go ponder".to_string(),
+            },
+            Param {
+                name: "book-file".to_string(),
+                kind: ParamKind::String,
+                value: self.book_file().to_string(),
+                help: "opening book of this variant; empty = the shipped one".to_string(),
+            },
+            int(
+                "book-margin",
+                self.options.book_margin as usize,
+                0,
+                MAX_BOOK_MARGIN,
+                "book moves this many hundredths of a man from the best may be played; 0 = the best",
             ),
             int(
                 "contempt",
@@ -248,6 +300,27 @@ impl EngineHost {
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
             "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
+            "book" => {
+                self.options.book = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" | "1" | "on" | "yes" => true,
+                    "false" | "0" | "off" | "no" => false,
+                    _ => return Err(bad(&format!("'{value}' is not true or false"))),
+                }
+            }
+            "book-file" => {
+                let path = value.trim();
+                let kind = self.variant;
+                if path.is_empty() {
+                    self.book_files.retain(|(k, _, _)| *k != kind);
+                } else {
+                    let book = book::read_file_for(kind, std::path::Path::new(path))
+                        .map_err(|e| bad(&e.to_string()))?;
+                    self.book_files.retain(|(k, _, _)| *k != kind);
+                    self.book_files
+                        .push((kind, path.to_string(), Arc::new(book)));
+                }
+            }
+            "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
             _ if name.starts_with("draw-") => {
                 let mut settings = self.draw_settings();
                 settings.set(name, value).map_err(|why| bad(&why))?;
@@ -291,8 +364,37 @@ impl EngineHost {
         self.game.hub_string()
     }
 
+    /// The book file of the current variant (empty: the shipped book).
+    fn book_file(&self) -> &str {
+        self.book_files
+            .iter()
+            .find(|(k, _, _)| *k == self.variant)
+            .map_or("", |(_, path, _)| path.as_str())
+    }
+
+    /// The book in use for the current variant, if the book is on.
+    fn book(&self) -> Option<Arc<Book>> {
+        if !self.options.book {
+            return None;
+        }
+        match self.book_files.iter().find(|(k, _, _)| *k == self.variant) {
+            Some((_, _, book)) => Some(Arc::clone(book)),
+            None => book::shipped(self.variant).ok(),
+        }
+    }
+
+    /// The next number of a splitmix64 sequence.
+    fn next_random(&mut self) -> u64 {
+        self.random = self.random.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.random;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
     /// Starts a search on its own thread. It sends `Info` events and then
-    /// exactly one `Done`, on `events`.
+    /// exactly one `Done`, on `events`. In `Think` and `Ponder` a position
+    /// of the book is answered from the book, without a search.
     pub fn go(
         &mut self,
         mode: GoMode,
@@ -301,6 +403,17 @@ impl EngineHost {
     ) -> Result<(), EngineError> {
         self.ensure_idle("start a search")?;
         let control = Arc::new(Control::new(mode == GoMode::Ponder));
+        if mode != GoMode::Analyze {
+            if let Some(book) = self.book() {
+                let random = self.next_random();
+                if let Some(hit) = self.game.book_move(&book, self.options.book_margin, random) {
+                    let handle =
+                        answer_from_book(hit, Arc::clone(&control), limits.infinite, events)?;
+                    self.running = Some(Running { handle, control });
+                    return Ok(());
+                }
+            }
+        }
         let handle = self.game.start_search(
             Arc::clone(&self.table),
             Arc::clone(&control),
@@ -367,6 +480,43 @@ impl Drop for EngineHost {
         self.stop();
         self.wait();
     }
+}
+
+/// Answers a `go` with a book move on a thread of its own: one `Info`
+/// (`book: true`), then, like a search, no `Done` before the clock runs
+/// (ponder) or before a stop (infinite), then the `Done`.
+fn answer_from_book(
+    hit: BookHit,
+    control: Arc<Control>,
+    infinite: bool,
+    events: Sender<EngineEvent>,
+) -> Result<JoinHandle<()>, EngineError> {
+    std::thread::Builder::new()
+        .name("book".to_string())
+        .spawn(move || {
+            let mut pv = vec![hit.best.clone()];
+            pv.extend(hit.ponder.clone());
+            // A closed channel means nobody listens any more.
+            let _ = events.send(EngineEvent::Info(SearchInfo {
+                depth: hit.depth,
+                seldepth: hit.depth,
+                score: hit.score,
+                nodes: 0,
+                time: control.searching_for(),
+                pv,
+                hashfull: 0,
+                multipv: None,
+                book: true,
+            }));
+            while !control.stopped() && (control.pondering() || infinite) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let _ = events.send(EngineEvent::Done {
+                best: Some(hit.best),
+                ponder: hit.ponder,
+            });
+        })
+        .map_err(|e| EngineError::Io(format!("cannot start the book thread: {e}")))
 }
 
 /// The Hub name of a variant (`normal` for International, as Scan says).
