@@ -66,6 +66,12 @@ pub struct DxpArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Play from the opening book (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub book: bool,
+    /// Opening book file (default: the book built into the binary).
+    #[arg(long)]
+    pub book_file: Option<String>,
     /// Any other engine parameter, NAME=VALUE (e.g. draw-long-endgame=16).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
@@ -97,6 +103,11 @@ pub fn run(args: &DxpArgs) -> Result<ExitCode, String> {
     engine
         .set_param("threads", &args.threads.to_string())
         .and_then(|()| engine.set_param("hash", &args.hash.to_string()))
+        .and_then(|()| engine.set_param("book", &args.book.to_string()))
+        .and_then(|()| match &args.book_file {
+            Some(file) => engine.set_param("book-file", file),
+            None => Ok(()),
+        })
         .map_err(|e| e.to_string())?;
     for item in &args.params {
         let (name, value) = item
