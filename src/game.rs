@@ -62,6 +62,16 @@ impl GameResult {
         }
     }
 
+    /// The result in words, for logs and PDN terminations.
+    pub fn describe(self) -> String {
+        match self {
+            GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
+            GameResult::BlackWins(_) => "White has no legal move".to_string(),
+            GameResult::Draw(reason) => format!("draw by rule: {reason}"),
+            GameResult::Ongoing => "unfinished".to_string(),
+        }
+    }
+
     /// Why, as `tempo game` prints it: `no-moves` for a win, the draw
     /// reason's name for a draw, `none` while the game goes on.
     pub const fn reason(self) -> &'static str {

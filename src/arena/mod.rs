@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
-use crate::game::{Game, GameResult};
+use crate::game::Game;
 use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::{Brazilian, International, MoveStyle, Rules, Side, VariantKind};
 pub use client::{EngineSpec, HubClient};
@@ -145,6 +145,12 @@ pub struct Failure {
     pub engine: usize,
     /// The kind of failure.
     pub kind: FailureKind,
+}
+
+impl Failure {
+    fn new(engine: usize, kind: FailureKind) -> Failure {
+        Failure { engine, kind }
+    }
 }
 
 impl FailureKind {
@@ -286,10 +292,7 @@ fn play_game<R: Rules>(
                     } else {
                         Side::Black
                     };
-                    let failure = Failure {
-                        engine: slot,
-                        kind: FailureKind::of(&e),
-                    };
+                    let failure = Failure::new(slot, FailureKind::of(&e));
                     let why = format!("{}: {e}", config.engines[slot].name);
                     return forfeit(record, side, failure, why);
                 }
@@ -307,7 +310,7 @@ fn play_game<R: Rules>(
         let result = game.result();
         if result.is_over() {
             record.result = result.score();
-            record.reason = describe(result);
+            record.reason = result.describe();
             return record;
         }
         let plies = record.moves.len() as u32;
@@ -360,19 +363,13 @@ fn play_game<R: Rules>(
             Ok(r) => r,
             Err(e) => {
                 clients[slot] = None;
-                let failure = Failure {
-                    engine: slot,
-                    kind: FailureKind::of(&e),
-                };
+                let failure = Failure::new(slot, FailureKind::of(&e));
                 return forfeit(record, side, failure, format!("{name} {e}"));
             }
         };
         if used > allowed + config.margin {
             clients[slot] = None;
-            let failure = Failure {
-                engine: slot,
-                kind: FailureKind::Timeout,
-            };
+            let failure = Failure::new(slot, FailureKind::Timeout);
             return forfeit(
                 record,
                 side,
@@ -395,10 +392,7 @@ fn play_game<R: Rules>(
             Ok(mv) => mv,
             Err(e) => {
                 clients[slot] = None;
-                let failure = Failure {
-                    engine: slot,
-                    kind: FailureKind::Illegal,
-                };
+                let failure = Failure::new(slot, FailureKind::Illegal);
                 return forfeit(
                     record,
                     side,
@@ -408,10 +402,7 @@ fn play_game<R: Rules>(
             }
         };
         if let Err(e) = game.play(mv) {
-            let failure = Failure {
-                engine: slot,
-                kind: FailureKind::Illegal,
-            };
+            let failure = Failure::new(slot, FailureKind::Illegal);
             return forfeit(
                 record,
                 side,
@@ -456,16 +447,6 @@ fn forfeit(mut record: GameRecord, side: Side, failure: Failure, why: String) ->
     record.reason = why;
     record.failure = Some(failure);
     record
-}
-
-/// A result in words.
-fn describe(result: GameResult) -> String {
-    match result {
-        GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
-        GameResult::BlackWins(_) => "White has no legal move".to_string(),
-        GameResult::Draw(reason) => format!("draw by rule: {reason}"),
-        GameResult::Ongoing => "unfinished".to_string(),
-    }
 }
 
 #[cfg(test)]

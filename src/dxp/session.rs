@@ -404,16 +404,6 @@ fn reason_for(result: GameResult, side: Side) -> EndReason {
     }
 }
 
-/// A result of the rules in words.
-fn describe(result: GameResult) -> String {
-    match result {
-        GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
-        GameResult::BlackWins(_) => "White has no legal move".to_string(),
-        GameResult::Draw(reason) => format!("draw by rule: {reason}"),
-        GameResult::Ongoing => "unfinished".to_string(),
-    }
-}
-
 /// The legal move of `pos` with these squares, if any.
 fn find_move(pos: &Position<International>, from: u8, to: u8, captured: &[u8]) -> Option<Move> {
     let bit = |n: u8| {
@@ -569,7 +559,7 @@ impl Session<'_> {
                 Acceptance::NotThisGame,
                 format!(
                     "the start position is already decided ({})",
-                    describe(result)
+                    result.describe()
                 ),
             ));
         }
@@ -698,7 +688,7 @@ impl Session<'_> {
             if result.is_over() {
                 let ending = Ending {
                     result: result.score(),
-                    termination: describe(result),
+                    termination: result.describe(),
                 };
                 return self.send_end(play, reason_for(result, play.spec.our_side), ending);
             }
@@ -896,7 +886,7 @@ impl Session<'_> {
                 let (our_reason, ending) = if result.is_over() {
                     let ending = Ending {
                         result: result.score(),
-                        termination: describe(result),
+                        termination: result.describe(),
                     };
                     (reason_for(result, play.spec.our_side), ending)
                 } else {

@@ -405,13 +405,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
-                let score = from_table(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if let Some(score) = cutoff(e, alpha, beta, ply) {
                     return score;
                 }
             }
@@ -544,17 +538,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return 0;
         }
         // 8. Store.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let hint = best_move.map(MoveHint::of).unwrap_or_default();
-        self.shared
-            .table
-            .store(key, to_table(best, ply), depth, bound, hint);
+        self.store(key, best, (alpha_start, beta), ply, depth, best_move);
         best
     }
 
@@ -592,16 +576,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             None
         };
         let hint = entry.map(|e| e.hint).unwrap_or_default();
-        if let Some(e) = entry {
-            let score = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if let Some(score) = entry.and_then(|e| cutoff(e, alpha, beta, ply)) {
+            return score;
         }
         let alpha_start = alpha;
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -656,19 +632,33 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.lists[ply] = list;
         if use_table && !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let hint = best_move.map(MoveHint::of).unwrap_or_default();
-            self.shared
-                .table
-                .store(key, to_table(best, ply), 0, bound, hint);
+            self.store(key, best, (alpha_start, beta), ply, 0, best_move);
         }
         best
+    }
+
+    /// Stores a node's result: its bound follows from the window it was
+    /// searched with.
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        depth: i32,
+        best_move: Option<Move>,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let hint = best_move.map(MoveHint::of).unwrap_or_default();
+        self.shared
+            .table
+            .store(key, to_table(best, ply), depth, bound, hint);
     }
 
     /// Ordering keys for `list`, written into `order`.
@@ -802,6 +792,19 @@ fn pick(moves: &mut [Move], order: &mut [i32], i: usize) -> Move {
     moves.swap(i, best);
     order.swap(i, best);
     moves[i]
+}
+
+/// The score of a table entry when its bound settles the node for the
+/// window `alpha..beta`.
+#[inline(always)]
+fn cutoff(entry: super::tt::Entry, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let score = from_table(entry.score, ply);
+    let settles = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
 }
 
 /// A score as stored: mate scores counted from this node, not the root.
