@@ -217,36 +217,40 @@ fn outposts<G: Geometry>(side: Side) -> u64 {
 /// square it could pass on its way to the far row) holds no enemy piece,
 /// `runaway - runaway_step * moves to promotion`. Nothing while the enemy
 /// has a king, which can usually catch a lone man.
+///
+/// A man is blocked exactly when it stands in the backward cone of an enemy
+/// piece, so one fill backward from all enemy pieces finds every blocked man
+/// at once.
 #[inline(always)]
 fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+    use crate::rules::Dir;
     let enemy = pos.pieces(side.opponent());
     if enemy & pos.all_kings() != 0 {
         return 0;
     }
-    let rows = R::Geometry::ROWS;
     let [l, r] = match side {
-        Side::White => [crate::rules::Dir::UpLeft, crate::rules::Dir::UpRight],
-        Side::Black => [crate::rules::Dir::DownLeft, crate::rules::Dir::DownRight],
+        Side::White => [Dir::DownLeft, Dir::DownRight],
+        Side::Black => [Dir::UpLeft, Dir::UpRight],
     };
+    let mut shadow = enemy;
+    let mut front = enemy;
+    while front != 0 {
+        front = (R::Geometry::step(front, l) | R::Geometry::step(front, r))
+            & R::Geometry::BOARD
+            & !shadow;
+        shadow |= front;
+    }
+    let free = pos.men(side) & !shadow;
+    if free == 0 {
+        return 0;
+    }
+    let rows = R::Geometry::ROWS;
     let mut bonus = 0;
-    for man in crate::rules::square::Bits(pos.men(side)) {
-        let mut layer = man.mask();
-        let mut cone = 0u64;
-        let mut moves = 0;
-        loop {
-            layer =
-                (R::Geometry::step(layer, l) | R::Geometry::step(layer, r)) & R::Geometry::BOARD;
-            if layer == 0 {
-                break;
-            }
-            moves += 1;
-            cone |= layer;
-            if cone & enemy != 0 || moves >= rows {
-                break;
-            }
-        }
-        if cone & enemy == 0 && moves > 0 {
-            bonus += (w.runaway - w.runaway_step * moves as i32).max(0);
+    // A man `a` rows from its own back row needs `rows - 1 - a` moves.
+    for a in 0..rows - 1 {
+        let n = (free & own_row::<R::Geometry>(side, a)).count_ones() as i32;
+        if n != 0 {
+            bonus += n * (w.runaway - w.runaway_step * (rows - 1 - a) as i32).max(0);
         }
     }
     bonus
