@@ -270,3 +270,41 @@ fn an_engine_that_cannot_start_loses_its_games() {
     let last = stdout.lines().last().unwrap();
     assert!(last.starts_with("wins=2 draws=0 losses=0"), "{last}");
 }
+
+#[test]
+fn adjudication_ends_games_by_ply_count_and_by_quiet_plies() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let run = |extra: &[&str]| {
+        let out = tempo()
+            .args(["match", "--games", "2", "--depth", "2"])
+            .args([
+                "--engine",
+                &format!("{exe} hub"),
+                "--engine",
+                &format!("{exe} hub"),
+            ])
+            .args(["--option", "*:book=false"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let capped = run(&["--max-plies", "6"]);
+    assert_eq!(
+        capped.matches("adjudicated draw after 6 plies").count(),
+        2,
+        "{capped}"
+    );
+    assert!(capped
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("wins=0 draws=2 losses=0"));
+    let quiet = run(&["--draw-after-plies", "1"]);
+    assert_eq!(
+        quiet.matches("plies without a capture").count(),
+        2,
+        "{quiet}"
+    );
+}
