@@ -278,6 +278,28 @@ mod tests {
     }
 
     #[test]
+    fn a_man_with_a_free_cone_is_a_runaway_and_a_blocked_one_is_not() {
+        // White man on 18 (3 moves from the far row), Black men far away on
+        // the other wing: free. With a black man on 7 in its cone: blocked.
+        let free = parse_fen::<International>("W:W18:B35,40").unwrap();
+        let blocked = parse_fen::<International>("W:W18:B7,40").unwrap();
+        assert_eq!(
+            runaways(&free, Side::White, &WEIGHTS),
+            WEIGHTS.runaway - 3 * WEIGHTS.runaway_step
+        );
+        assert_eq!(runaways(&blocked, Side::White, &WEIGHTS), 0);
+        // An enemy king can catch it: no bonus.
+        let king = parse_fen::<International>("W:W18:BK45").unwrap();
+        assert_eq!(runaways(&king, Side::White, &WEIGHTS), 0);
+        // Black's view mirrors White's.
+        let black = parse_fen::<International>("B:W11,16:B33").unwrap();
+        assert_eq!(
+            runaways(&black, Side::Black, &WEIGHTS),
+            WEIGHTS.runaway - 3 * WEIGHTS.runaway_step
+        );
+    }
+
+    #[test]
     fn mirror_positions_score_opposite() {
         let a = parse_fen::<International>("W:W28,33,K45:B12,19").unwrap();
         let b = parse_fen::<International>("B:B23,18,K6:W39,32").unwrap();
