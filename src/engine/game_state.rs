@@ -152,6 +152,7 @@ impl<R: Rules> VariantGame for GameState<R> {
             1
         };
         setup.search_single_move = mode == GoMode::Analyze;
+        setup.threat_plies = options.threat_plies as u32;
         setup.contempt = if mode == GoMode::Analyze {
             0
         } else {

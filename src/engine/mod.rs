@@ -54,6 +54,8 @@ pub struct Options {
     pub multipv: usize,
     /// Draw avoidance in hundredths of a man (not used by `go analyze`).
     pub contempt: usize,
+    /// Quiet plies quiescence adds where the opponent threatens a capture.
+    pub threat_plies: usize,
     /// Play from the opening book in `go think` and `go ponder`.
     pub book: bool,
     /// Book moves within this many hundredths of a man of the best book
@@ -68,6 +70,7 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             contempt: DEFAULT_CONTEMPT,
+            threat_plies: 0,
             book: true,
             book_margin: 4,
         }
@@ -82,6 +85,8 @@ pub const MAX_THREADS: usize = 256;
 pub const DEFAULT_CONTEMPT: usize = 0;
 /// Largest contempt accepted, hundredths of a man.
 pub const MAX_CONTEMPT: usize = 100;
+/// Most quiescence threat plies accepted.
+pub const MAX_THREAT_PLIES: usize = 2;
 /// Most analysis lines accepted.
 pub const MAX_MULTIPV: usize = 64;
 /// Largest `book-margin` accepted, in hundredths of a man.
@@ -238,6 +243,13 @@ impl EngineHost {
                 MAX_CONTEMPT,
                 "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
             ),
+            int(
+                "threat-plies",
+                self.options.threat_plies,
+                0,
+                MAX_THREAT_PLIES,
+                "quiet plies quiescence adds where the opponent threatens a capture",
+            ),
         ];
         params.extend(self.draw_settings().params().into_iter().map(|p| Param {
             name: p.name.to_string(),
@@ -300,6 +312,7 @@ impl EngineHost {
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
             "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
+            "threat-plies" => self.options.threat_plies = number(0, MAX_THREAT_PLIES)?,
             "book" => {
                 self.options.book = match value.trim().to_ascii_lowercase().as_str() {
                     "true" | "1" | "on" | "yes" => true,

@@ -29,8 +29,6 @@ const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 60;
 /// Late-move pruning applies up to this depth.
 const LATE_MOVE_DEPTH: i32 = 3;
-/// Quiet plies quiescence may add when the opponent threatens a capture.
-const THREAT_PLIES: u32 = 1;
 /// Quiescence uses the table only with at least this many kings on the board.
 const QS_TABLE_KINGS: u32 = 4;
 /// Multiplier that separates table keys of quiescence nodes by threat budget.
@@ -64,6 +62,7 @@ pub(super) struct Worker<'a, R: Rules> {
     draw: DrawSettings,
     root_clocks: DrawClocks,
     contempt: i32,
+    threat_plies: u32,
     /// Late-move reductions by [depth][move index].
     reductions: Vec<[i32; 64]>,
     nodes: u64,
@@ -89,6 +88,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
             contempt: setup.contempt,
+            threat_plies: setup.threat_plies,
             reductions: reduction_table(),
             nodes: 0,
             seldepth: 0,
@@ -374,7 +374,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     ) -> i32 {
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, THREAT_PLIES);
+            return self.quiesce(pos, alpha, beta, ply, self.threat_plies);
         }
         self.count_node();
         if self.stopped {
@@ -569,7 +569,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // few kings the table cost more than it saved: a 37-game match at
         // 0.1 s a move scored 39% for the version that always used it.
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
-        let key = pos.key() ^ ((THREAT_PLIES - threat) as u64 * THREAT_SALT);
+        let key = pos.key() ^ ((self.threat_plies - threat) as u64 * THREAT_SALT);
         let entry = if use_table {
             self.shared.table.probe(key)
         } else {
