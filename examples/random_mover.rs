@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 
 use tempo::rules::notation::{format_move, parse_move, parse_position};
-use tempo::rules::{Brazilian, International, MoveStyle, Rules, VariantKind};
+use tempo::rules::{MoveStyle, Rules, VariantKind};
 
 /// The value of `key=` in a Hub line, quotes removed.
 fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -63,10 +63,8 @@ fn main() {
                 None
             }
             Some("go") => {
-                let mv = match variant {
-                    VariantKind::International => choose::<International>(&pos, &moves, &mut seed),
-                    VariantKind::Brazilian => choose::<Brazilian>(&pos, &moves, &mut seed),
-                };
+                let mv =
+                    tempo::rules::with_rules!(variant, R => choose::<R>(&pos, &moves, &mut seed));
                 Some(match mv {
                     Some(mv) => format!("done move={mv}"),
                     None => "error message=\"no legal move\"".to_string(),

@@ -22,7 +22,7 @@ use std::fmt;
 
 use crate::rules::draw::{occurrences, DrawClocks, DrawReason, DrawSettings};
 use crate::rules::notation::{format_move, parse_move};
-use crate::rules::{Move, MoveStyle, NotationError, Position, Rules, Side};
+use crate::rules::{Goal, Move, MoveStyle, NotationError, Position, Rules, Side};
 
 /// How a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +31,25 @@ pub enum WinReason {
     NoPieces,
     /// The loser has pieces but none can move (seed 000 §7.2.2).
     Blocked,
+    /// Losing draughts: the winner has no pieces left.
+    GaveAwayAll,
+    /// Losing draughts: the winner has pieces but none can move.
+    GotBlocked,
+    /// Breakthrough: the winner made the first king.
+    FirstKing,
+}
+
+impl WinReason {
+    /// The win in words, for `winner`.
+    fn describe(self, winner: Side) -> String {
+        let loser = winner.opponent();
+        match self {
+            WinReason::NoPieces | WinReason::Blocked => format!("{loser} has no legal move"),
+            WinReason::GaveAwayAll => format!("{winner} has no pieces left (losing draughts)"),
+            WinReason::GotBlocked => format!("{winner} has no legal move (losing draughts)"),
+            WinReason::FirstKing => format!("{winner} made the first king"),
+        }
+    }
 }
 
 /// The state of a game under the rules.
@@ -65,18 +84,21 @@ impl GameResult {
     /// The result in words, for logs and PDN terminations.
     pub fn describe(self) -> String {
         match self {
-            GameResult::WhiteWins(_) => "Black has no legal move".to_string(),
-            GameResult::BlackWins(_) => "White has no legal move".to_string(),
+            GameResult::WhiteWins(why) => why.describe(Side::White),
+            GameResult::BlackWins(why) => why.describe(Side::Black),
             GameResult::Draw(reason) => format!("draw by rule: {reason}"),
             GameResult::Ongoing => "unfinished".to_string(),
         }
     }
 
-    /// Why, as `tempo game` prints it: `no-moves` for a win, the draw
+    /// Why, as `tempo game` prints it: `no-moves` for a win (`first-king`
+    /// in Breakthrough), the draw
     /// reason's name for a draw, `none` while the game goes on.
     pub const fn reason(self) -> &'static str {
         match self {
             GameResult::Ongoing => "none",
+            GameResult::WhiteWins(WinReason::FirstKing)
+            | GameResult::BlackWins(WinReason::FirstKing) => "first-king",
             GameResult::WhiteWins(_) | GameResult::BlackWins(_) => "no-moves",
             GameResult::Draw(reason) => reason.name(),
         }
@@ -306,16 +328,17 @@ impl<R: Rules> Game<R> {
         let (Some(pos), Some(clocks)) = (self.positions.get(ply), self.clocks.get(ply)) else {
             return GameResult::Ongoing;
         };
-        if pos.is_lost() {
-            let loser = pos.side_to_move();
-            let reason = if pos.pieces(loser) == 0 {
-                WinReason::NoPieces
-            } else {
-                WinReason::Blocked
+        if let Some(winner) = pos.winner() {
+            let reason = match R::GOAL {
+                Goal::FirstKing if pos.all_kings() != 0 => WinReason::FirstKing,
+                Goal::Losing if pos.pieces(winner) == 0 => WinReason::GaveAwayAll,
+                Goal::Losing => WinReason::GotBlocked,
+                _ if pos.pieces(winner.opponent()) == 0 => WinReason::NoPieces,
+                _ => WinReason::Blocked,
             };
-            return match loser {
-                Side::White => GameResult::BlackWins(reason),
-                Side::Black => GameResult::WhiteWins(reason),
+            return match winner {
+                Side::White => GameResult::WhiteWins(reason),
+                Side::Black => GameResult::BlackWins(reason),
             };
         }
         if occurrences(self.history_at(ply)) >= self.settings.repetitions {

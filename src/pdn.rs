@@ -26,6 +26,37 @@ use std::fmt;
 
 use crate::rules::VariantKind;
 
+/// The PDN `GameType` numbers of the variants, for messages.
+pub const GAME_TYPES: &str = "20 International, 21 English, 22 Italian, 25 Russian, 26 Brazilian; \
+     Losing, Killer and Breakthrough by a Variant tag";
+
+/// The PDN `GameType` number of a variant (the number of its board and
+/// moves: Losing, Killer and Breakthrough share 20 or 26 and are told apart
+/// by a `Variant` tag).
+pub fn game_type(kind: VariantKind) -> u32 {
+    match kind {
+        VariantKind::International
+        | VariantKind::Losing
+        | VariantKind::Killer
+        | VariantKind::Breakthrough => 20,
+        VariantKind::English => 21,
+        VariantKind::Italian => 22,
+        VariantKind::Russian => 25,
+        VariantKind::Brazilian | VariantKind::LosingBrazilian => 26,
+    }
+}
+
+/// Whether a variant's PDN needs a `Variant` tag besides its `GameType`.
+pub fn needs_variant_tag(kind: VariantKind) -> bool {
+    matches!(
+        kind,
+        VariantKind::Losing
+            | VariantKind::LosingBrazilian
+            | VariantKind::Killer
+            | VariantKind::Breakthrough
+    )
+}
+
 /// One game of a PDN text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
@@ -51,17 +82,19 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The variant named by the `GameType` tag: 20 is International, 26
-    /// Brazilian (further comma-separated fields are ignored). `None` when
-    /// the tag is missing or names another game.
+    /// The variant of the game: a `Variant` tag naming one (`losing`,
+    /// `killer`, `breakthrough`, ... as `tempo` spells them), else the
+    /// `GameType` tag (see [`GAME_TYPES`]; further comma-separated fields are
+    /// ignored). `None` when neither names a variant tempo plays.
     pub fn variant(&self) -> Option<VariantKind> {
-        let value = self.tag("GameType")?;
-        let number = value.split(',').next()?.trim();
-        match number {
-            "20" => Some(VariantKind::International),
-            "26" => Some(VariantKind::Brazilian),
-            _ => None,
+        if let Some(kind) = self.tag("Variant").and_then(VariantKind::parse) {
+            return Some(kind);
         }
+        let value = self.tag("GameType")?;
+        let number: u32 = value.split(',').next()?.trim().parse().ok()?;
+        VariantKind::ALL
+            .into_iter()
+            .find(|&kind| game_type(kind) == number && !needs_variant_tag(kind))
     }
 
     /// The start position from the `FEN` tag, trimmed, if there is one.

@@ -231,12 +231,33 @@ fn a_blunder_shows_as_a_loss() {
 }
 
 #[test]
+fn games_of_the_other_variants_are_read_by_their_tags() {
+    let path = file(
+        "variants.pdn",
+        "[GameType \"25\"]\n1. c3-d4 f6-g5 *\n\
+         [GameType \"20\"]\n[Variant \"losing\"]\n1. 32-28 *\n\
+         [GameType \"21\"]\n1. 11-15 *\n",
+    );
+    let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let variants: Vec<&str> = run
+        .records
+        .iter()
+        .map(|r| r["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        variants,
+        ["russian", "russian", "russian", "losing", "losing", "english", "english"]
+    );
+}
+
+#[test]
 fn bad_games_are_skipped_with_their_lines_and_good_ones_analysed() {
     let path = file(
         "bad-games.pdn",
         "[Event \"illegal\"]\n1. 32-28 18-22 2. 28-22 *\n\
          [Event \"good\"]\n1. 32-28 *\n\
-         [Event \"russian\"]\n[GameType \"25\"]\n1. c3-d4 *\n\
+         [Event \"turkish\"]\n[GameType \"30\"]\n1. c3-d4 *\n\
          [Event \"syntax\"]\n1. 32-28 hop *\n\
          [Event \"fen\"]\n[FEN \"W:W99:B1\"]\n*\n",
     );

@@ -200,7 +200,8 @@ fn bad_files_are_refused_with_file_and_line() {
 
 /// The shipped book file of `R`, as text.
 fn shipped_text<R: Rules>() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(book::shipped_path(R::KIND));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(book::shipped_path(R::KIND).expect("a shipped book"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

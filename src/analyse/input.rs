@@ -10,11 +10,11 @@
 
 use std::fmt;
 
-use super::{AnyGame, Source, Unit, Wrap};
+use super::{AnyGame, Source, Unit};
 use crate::game::Game;
 use crate::pdn::{read_games, PdnGame};
 use crate::rules::notation::parse_position;
-use crate::rules::{Brazilian, International, NotationError, Position, VariantKind};
+use crate::rules::{NotationError, Position, Rules, VariantKind};
 
 /// An input that cannot be analysed, and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,16 +34,13 @@ impl fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// Reads a FEN or Hub position string of `R` as a game of no moves.
-fn position_game<R: Wrap>(text: &str) -> Result<AnyGame, NotationError> {
-    Ok(R::wrap(Game::new(parse_position::<R>(text)?)))
+fn position_game<R: Rules>(text: &str) -> Result<AnyGame, NotationError> {
+    Ok(AnyGame::new(Game::new(parse_position::<R>(text)?)))
 }
 
 /// Reads a FEN or a Hub position string of variant `kind`.
 pub fn read_position(kind: VariantKind, text: &str) -> Result<AnyGame, NotationError> {
-    match kind {
-        VariantKind::International => position_game::<International>(text),
-        VariantKind::Brazilian => position_game::<Brazilian>(text),
-    }
+    crate::rules::with_rules!(kind, R => position_game::<R>(text))
 }
 
 /// Reads a positions file: one FEN or Hub position string per line; blank
@@ -71,8 +68,9 @@ pub fn read_positions(kind: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputErr
     (units, errors)
 }
 
-/// Reads every game of a PDN text. A game's variant is its `GameType` tag
-/// (20 International, 26 Brazilian), or `default` when it has none; its
+/// Reads every game of a PDN text. A game's variant is its `Variant` or
+/// `GameType` tag (see [`PdnGame::variant`]), or `default` when it has
+/// neither; its
 /// start is its `FEN` tag, or the initial position.
 pub fn read_pdn(default: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>) {
     let mut units = Vec::new();
@@ -103,15 +101,13 @@ fn build_game(game: &PdnGame, index: usize, default: VariantKind) -> Result<Unit
             return Err(InputError {
                 line: game.line,
                 message: format!(
-                    "game {index}: GameType \"{other}\" is not a variant tempo plays (20 International, 26 Brazilian)"
+                    "game {index}: GameType \"{other}\" is not a variant tempo plays ({})",
+                    crate::pdn::GAME_TYPES
                 ),
             })
         }
     };
-    let replayed = match kind {
-        VariantKind::International => replay::<International>(game, index)?,
-        VariantKind::Brazilian => replay::<Brazilian>(game, index)?,
-    };
+    let replayed = crate::rules::with_rules!(kind, R => replay::<R>(game, index)?);
     Ok(Unit {
         source: Source::Game {
             index,
@@ -122,7 +118,7 @@ fn build_game(game: &PdnGame, index: usize, default: VariantKind) -> Result<Unit
 }
 
 /// Plays the moves of a PDN game from its start position.
-fn replay<R: Wrap>(pdn: &PdnGame, index: usize) -> Result<AnyGame, InputError> {
+fn replay<R: Rules>(pdn: &PdnGame, index: usize) -> Result<AnyGame, InputError> {
     let start = match pdn.fen() {
         Some(fen) => parse_position::<R>(fen).map_err(|e| InputError {
             line: pdn.line,
@@ -137,7 +133,7 @@ fn replay<R: Wrap>(pdn: &PdnGame, index: usize) -> Result<AnyGame, InputError> {
             message: format!("game {index}: move {} '{text}': {e}", i + 1),
         })?;
     }
-    Ok(R::wrap(game))
+    Ok(AnyGame::new(game))
 }
 
 #[cfg(test)]

@@ -29,59 +29,57 @@
 pub mod input;
 pub mod output;
 
+use std::any::Any;
 use std::io;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::Score;
 use crate::game::Game;
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{format_move, to_fen};
-use crate::rules::{Brazilian, International, Move, MoveStyle, Rules, Side, VariantKind};
+use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Iteration, Limits, SearchSetup, MATE_BOUND};
 
-/// A game (or a single position: a game of no moves) of either variant.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// An International game.
-    International(Game<International>),
-    /// A Brazilian game.
-    Brazilian(Game<Brazilian>),
+/// A game (or a single position: a game of no moves) of any variant, its
+/// `Rules` type erased until [`AnyGame::get`] asks for it back.
+#[derive(Clone)]
+pub struct AnyGame {
+    kind: VariantKind,
+    positions: usize,
+    game: Arc<dyn Any + Send + Sync>,
 }
 
 impl AnyGame {
+    /// Erases the variant of `game`.
+    pub fn new<R: Rules>(game: Game<R>) -> AnyGame {
+        AnyGame {
+            kind: R::KIND,
+            positions: game.moves().len() + 1,
+            game: Arc::new(game),
+        }
+    }
+
     /// The variant of the game.
     pub fn variant(&self) -> VariantKind {
-        match self {
-            AnyGame::International(_) => VariantKind::International,
-            AnyGame::Brazilian(_) => VariantKind::Brazilian,
-        }
+        self.kind
     }
 
     /// How many positions the game has: one more than its moves.
     pub fn positions(&self) -> usize {
-        match self {
-            AnyGame::International(g) => g.moves().len() + 1,
-            AnyGame::Brazilian(g) => g.moves().len() + 1,
-        }
+        self.positions
+    }
+
+    /// The game, if it is of variant `R`.
+    pub fn get<R: Rules>(&self) -> Option<&Game<R>> {
+        self.game.downcast_ref::<Game<R>>()
     }
 }
 
-/// A variant whose games fit in an `AnyGame`.
-pub trait Wrap: Rules {
-    /// The game, with its variant erased.
-    fn wrap(game: Game<Self>) -> AnyGame;
-}
-
-impl Wrap for International {
-    fn wrap(game: Game<Self>) -> AnyGame {
-        AnyGame::International(game)
-    }
-}
-
-impl Wrap for Brazilian {
-    fn wrap(game: Game<Self>) -> AnyGame {
-        AnyGame::Brazilian(game)
+impl std::fmt::Debug for AnyGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AnyGame({}, {} positions)", self.kind, self.positions)
     }
 }
 
@@ -231,10 +229,10 @@ impl Analyser {
         unit: &Unit,
         emit: &mut dyn FnMut(Record) -> io::Result<()>,
     ) -> io::Result<()> {
-        match &unit.game {
-            AnyGame::International(game) => self.analyse_game(game, unit.source, emit),
-            AnyGame::Brazilian(game) => self.analyse_game(game, unit.source, emit),
-        }
+        crate::rules::with_rules!(unit.game.variant(), R => match unit.game.get::<R>() {
+            Some(game) => self.analyse_game(game, unit.source, emit),
+            None => Err(io::Error::other("analyse: a game's variant does not match its tag")),
+        })
     }
 
     fn analyse_game<R: Rules>(

@@ -19,7 +19,7 @@ use crossbeam_channel::Sender;
 
 use crate::game::Game;
 use crate::rules::notation::{format_move, parse_move, parse_position};
-use crate::rules::{Brazilian, International, MoveStyle, Rules, Side, VariantKind};
+use crate::rules::{MoveStyle, Rules, Side, VariantKind};
 pub use client::{EngineSpec, HubClient};
 pub use openings::Opening;
 use stats::{Sprt, SprtVerdict, Tally};
@@ -230,10 +230,7 @@ fn worker(
         if index >= config.games {
             return;
         }
-        let record = match config.variant {
-            VariantKind::International => play_game::<International>(config, index, &mut clients),
-            VariantKind::Brazilian => play_game::<Brazilian>(config, index, &mut clients),
-        };
+        let record = crate::rules::with_rules!(config.variant, R => play_game::<R>(config, index, &mut clients));
         if results.send(record).is_err() {
             return;
         }

@@ -72,7 +72,7 @@ pub fn parse<R: Rules>(text: &str, file: &str) -> Result<Vec<Opening>, String> {
             texts.push(format_move::<R>(mv, MoveStyle::Hub));
             pos = pos.play(mv);
         }
-        if pos.is_lost() {
+        if pos.is_over() {
             return Err(at("the game is already over".to_string()));
         }
         out.push(Opening {

@@ -4,16 +4,9 @@
 use std::fmt::Write as _;
 
 use super::GameRecord;
+use crate::pdn::{game_type, needs_variant_tag};
 use crate::rules::notation::{format_move, parse_move, parse_position, to_fen};
-use crate::rules::{MoveStyle, Position, Rules, VariantKind};
-
-/// The PDN `GameType` number of a variant.
-pub fn game_type(kind: VariantKind) -> u32 {
-    match kind {
-        VariantKind::International => 20,
-        VariantKind::Brazilian => 26,
-    }
-}
+use crate::rules::{MoveStyle, Position, Rules};
 
 /// One game as PDN text: tags, then the moves in short notation, numbered,
 /// ten moves to a line, ending with the result.
@@ -44,6 +37,9 @@ pub fn game_text_with<R: Rules>(
     tag(&mut out, "Black", black);
     tag(&mut out, "Result", record.result);
     tag(&mut out, "GameType", &game_type(R::KIND).to_string());
+    if needs_variant_tag(R::KIND) {
+        tag(&mut out, "Variant", R::NAME);
+    }
     let start = parse_position::<R>(&record.opening.start).unwrap_or_else(|_| Position::start());
     if start != Position::<R>::start() {
         tag(&mut out, "FEN", &to_fen(&start));

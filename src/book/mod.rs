@@ -30,7 +30,7 @@ use std::sync::Arc;
 use once_cell::sync::OnceCell;
 
 use crate::rules::notation::{format_move, to_hub};
-use crate::rules::{Brazilian, International, Move, MoveStyle, Position, Rules, VariantKind};
+use crate::rules::{Move, MoveStyle, Position, Rules, VariantKind};
 
 pub use build::{back_up, build, BuildConfig, BuildEvent, Progress, ScoredMove};
 pub use format::{BookError, BookErrorKind, FORMAT_VERSION};
@@ -266,58 +266,57 @@ impl Book {
     }
 }
 
-/// Where the shipped book of a variant lives in the source tree; the text
-/// is built into the binary.
-pub fn shipped_path(kind: VariantKind) -> &'static str {
+/// Where the shipped book of a variant lives in the source tree (the text
+/// is built into the binary); `None` for the variants without one.
+pub fn shipped_path(kind: VariantKind) -> Option<&'static str> {
     match kind {
-        VariantKind::International => "books/international.book",
-        VariantKind::Brazilian => "books/brazilian.book",
+        VariantKind::International => Some("books/international.book"),
+        VariantKind::Brazilian => Some("books/brazilian.book"),
+        _ => None,
     }
 }
 
-/// The text of the shipped book of a variant.
+/// The text of the shipped book of a variant: an empty book for the
+/// variants without one.
 fn shipped_text(kind: VariantKind) -> &'static str {
     match kind {
         VariantKind::International => include_str!("../../books/international.book"),
         VariantKind::Brazilian => include_str!("../../books/brazilian.book"),
+        _ => "",
     }
 }
 
 /// Reads a book text of `kind`; `source` names it in errors.
 pub fn parse_for(kind: VariantKind, text: &str, source: &str) -> Result<Book, BookError> {
-    match kind {
-        VariantKind::International => Book::parse::<International>(text, source),
-        VariantKind::Brazilian => Book::parse::<Brazilian>(text, source),
-    }
+    crate::rules::with_rules!(kind, R => Book::parse::<R>(text, source))
 }
 
 /// Reads a book file of `kind`.
 pub fn read_file_for(kind: VariantKind, path: &std::path::Path) -> Result<Book, BookError> {
-    match kind {
-        VariantKind::International => Book::read_file::<International>(path),
-        VariantKind::Brazilian => Book::read_file::<Brazilian>(path),
-    }
+    crate::rules::with_rules!(kind, R => Book::read_file::<R>(path))
 }
 
-/// The shipped book of a variant, read once per process.
+/// The shipped book of a variant (empty for a variant without one), read
+/// once per process.
 pub fn shipped(kind: VariantKind) -> Result<Arc<Book>, BookError> {
-    static INTERNATIONAL: OnceCell<Result<Arc<Book>, BookError>> = OnceCell::new();
-    static BRAZILIAN: OnceCell<Result<Arc<Book>, BookError>> = OnceCell::new();
-    let cell = match kind {
-        VariantKind::International => &INTERNATIONAL,
-        VariantKind::Brazilian => &BRAZILIAN,
-    };
-    cell.get_or_init(|| {
-        let source = format!("{} (built in)", shipped_path(kind));
-        parse_for(kind, shipped_text(kind), &source).map(Arc::new)
-    })
-    .clone()
+    static BOOKS: [OnceCell<Result<Arc<Book>, BookError>>; VariantKind::ALL.len()] =
+        [const { OnceCell::new() }; VariantKind::ALL.len()];
+    BOOKS[kind.index()]
+        .get_or_init(|| {
+            let Some(path) = shipped_path(kind) else {
+                return Ok(Arc::new(Book::new(kind)));
+            };
+            let source = format!("{path} (built in)");
+            parse_for(kind, shipped_text(kind), &source).map(Arc::new)
+        })
+        .clone()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::notation::parse_move;
+    use crate::rules::International;
 
     fn mv(pos: &Position<International>, text: &str, score: Option<i32>, weight: u32) -> BookMove {
         let m = parse_move(pos, text).expect("legal");

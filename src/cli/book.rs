@@ -21,7 +21,7 @@ use crate::book::{
 use crate::pdn::{read_games, PdnGame};
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{parse_move, parse_position};
-use crate::rules::{Brazilian, International, Move, Position, Rules, VariantKind};
+use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Limits, SearchSetup};
 
@@ -133,18 +133,15 @@ fn parse_margin(text: &str) -> Result<i32, String> {
 /// Runs `tempo book`.
 pub fn run(args: &BookArgs) -> Result<ExitCode, String> {
     match &args.command {
-        BookCommand::Build(a) => match VariantKind::from(a.variant) {
-            VariantKind::International => build_for::<International>(a),
-            VariantKind::Brazilian => build_for::<Brazilian>(a),
-        },
-        BookCommand::Probe(a) => match VariantKind::from(a.variant) {
-            VariantKind::International => probe_for::<International>(a),
-            VariantKind::Brazilian => probe_for::<Brazilian>(a),
-        },
-        BookCommand::AddPdn(a) => match VariantKind::from(a.variant) {
-            VariantKind::International => add_pdn_for::<International>(a),
-            VariantKind::Brazilian => add_pdn_for::<Brazilian>(a),
-        },
+        BookCommand::Build(a) => {
+            crate::rules::with_rules!(VariantKind::from(a.variant), R => build_for::<R>(a))
+        }
+        BookCommand::Probe(a) => {
+            crate::rules::with_rules!(VariantKind::from(a.variant), R => probe_for::<R>(a))
+        }
+        BookCommand::AddPdn(a) => {
+            crate::rules::with_rules!(VariantKind::from(a.variant), R => add_pdn_for::<R>(a))
+        }
     }
 }
 

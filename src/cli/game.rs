@@ -17,7 +17,7 @@ use clap::Args;
 use super::VariantArg;
 use crate::game::Game;
 use crate::rules::notation::{parse_position, to_fen};
-use crate::rules::{Brazilian, DrawSettings, International, Position, Rules, VariantKind};
+use crate::rules::{DrawSettings, Position, Rules, VariantKind};
 
 /// Arguments of `tempo game`.
 #[derive(Debug, Args)]
@@ -39,10 +39,7 @@ pub struct GameArgs {
 
 /// Runs `tempo game`.
 pub fn run(args: &GameArgs) -> Result<ExitCode, String> {
-    match VariantKind::from(args.variant) {
-        VariantKind::International => run_for::<International>(args),
-        VariantKind::Brazilian => run_for::<Brazilian>(args),
-    }
+    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {

@@ -14,7 +14,7 @@ use crate::arena::{
     openings, pdn, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig,
     TimeControl,
 };
-use crate::rules::{Brazilian, International, Rules, VariantKind};
+use crate::rules::{Rules, VariantKind};
 
 /// Arguments of `tempo match`.
 #[derive(Debug, Args)]
@@ -72,10 +72,7 @@ pub struct MatchArgs {
 
 /// Runs `tempo match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, String> {
-    match VariantKind::from(args.variant) {
-        VariantKind::International => run_for::<International>(args),
-        VariantKind::Brazilian => run_for::<Brazilian>(args),
-    }
+    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
 }
 
 fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {

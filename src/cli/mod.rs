@@ -33,6 +33,20 @@ pub enum VariantArg {
     International,
     /// Brazilian draughts, 8x8.
     Brazilian,
+    /// Losing draughts (antidraughts), 10x10: the side that cannot move wins.
+    Losing,
+    /// Losing draughts on 8x8.
+    LosingBrazilian,
+    /// Russian draughts, 8x8.
+    Russian,
+    /// English draughts / American checkers, 8x8 (Black moves first).
+    English,
+    /// Italian draughts, 8x8 (mirrored board).
+    Italian,
+    /// Killer draughts, 10x10.
+    Killer,
+    /// Breakthrough, 10x10: the first king wins.
+    Breakthrough,
 }
 
 impl From<VariantArg> for VariantKind {
@@ -40,6 +54,13 @@ impl From<VariantArg> for VariantKind {
         match v {
             VariantArg::International => VariantKind::International,
             VariantArg::Brazilian => VariantKind::Brazilian,
+            VariantArg::Losing => VariantKind::Losing,
+            VariantArg::LosingBrazilian => VariantKind::LosingBrazilian,
+            VariantArg::Russian => VariantKind::Russian,
+            VariantArg::English => VariantKind::English,
+            VariantArg::Italian => VariantKind::Italian,
+            VariantArg::Killer => VariantKind::Killer,
+            VariantArg::Breakthrough => VariantKind::Breakthrough,
         }
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use super::VariantArg;
 use crate::rules::notation::{format_move, parse_position};
 use crate::rules::perft::{divide, perft_threads};
-use crate::rules::{Brazilian, International, MoveStyle, Position, Rules, VariantKind};
+use crate::rules::{MoveStyle, Position, Rules, VariantKind};
 
 /// Arguments of `tempo perft`.
 #[derive(Debug, Args)]
@@ -32,10 +32,7 @@ pub struct PerftArgs {
 
 /// Runs `tempo perft`.
 pub fn run(args: &PerftArgs) -> Result<ExitCode, String> {
-    match VariantKind::from(args.variant) {
-        VariantKind::International => run_for::<International>(args),
-        VariantKind::Brazilian => run_for::<Brazilian>(args),
-    }
+    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {

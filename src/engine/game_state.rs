@@ -13,7 +13,7 @@ use crate::book::Book;
 use crate::game::Game;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, to_hub};
-use crate::rules::{Brazilian, Geometry, International, Move, Position, Rules, VariantKind};
+use crate::rules::{Geometry, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Iteration, SearchSetup};
 
@@ -57,10 +57,7 @@ pub(super) struct BookHit {
 
 /// A new game in the initial position of `kind`, under `settings`.
 pub(super) fn new_game_state(kind: VariantKind, settings: DrawSettings) -> Box<dyn VariantGame> {
-    match kind {
-        VariantKind::International => Box::new(GameState::<International>::new(settings)),
-        VariantKind::Brazilian => Box::new(GameState::<Brazilian>::new(settings)),
-    }
+    crate::rules::with_rules!(kind, R => Box::new(GameState::<R>::new(settings)))
 }
 
 /// The game being played, with the draw rules in force.
@@ -134,11 +131,9 @@ impl<R: Rules> VariantGame for GameState<R> {
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
         let root = *self.game.position();
-        if root.is_lost() {
-            return Err(EngineError::GameOver(format!(
-                "{} has no legal move",
-                root.side_to_move()
-            )));
+        let result = self.game.result();
+        if result.is_over() && !matches!(result, crate::game::GameResult::Draw(_)) {
+            return Err(EngineError::GameOver(result.describe()));
         }
         let mut setup = SearchSetup::new(root, limits);
         let keys = self.game.history_keys();

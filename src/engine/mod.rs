@@ -27,8 +27,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crossbeam_channel::Sender;
 
 use crate::book::{self, Book};
-use crate::rules::draw::{prepare_certain_draw, DrawSettings};
-use crate::rules::{Brazilian, International, VariantKind};
+use crate::rules::draw::{prepare_certain_draw, prepare_certain_draw_for, DrawSettings};
+use crate::rules::{International, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
 use game_state::{new_game_state, BookHit, VariantGame};
@@ -128,7 +128,6 @@ impl EngineHost {
         // move pays for them.
         std::thread::spawn(|| {
             prepare_certain_draw::<International>();
-            prepare_certain_draw::<Brazilian>();
             for kind in VariantKind::ALL {
                 // A shipped book that cannot be read is simply not used.
                 let _ = book::shipped(kind);
@@ -192,9 +191,17 @@ impl EngineHost {
         let mut params = vec![
             Param {
                 name: "variant".to_string(),
-                kind: ParamKind::Enum(vec!["normal".to_string(), "brazilian".to_string()]),
+                kind: ParamKind::Enum(
+                    VariantKind::ALL
+                        .iter()
+                        .map(|&k| hub_variant_name(k).to_string())
+                        .collect(),
+                ),
                 value: hub_variant_name(self.variant).to_string(),
-                help: "normal = International 10x10, brazilian = 8x8".to_string(),
+                help: "normal = International 10x10, brazilian = 8x8, losing = antidraughts 10x10, \
+                       losing-brazilian = antidraughts 8x8, russian, english = checkers, italian, \
+                       killer, bt = breakthrough"
+                    .to_string(),
             },
             int(
                 "threads",
@@ -286,6 +293,7 @@ impl EngineHost {
                 let kind = VariantKind::parse(value)
                     .ok_or_else(|| bad(&format!("unknown variant '{value}'")))?;
                 if kind != self.variant {
+                    std::thread::spawn(move || prepare_certain_draw_for(kind));
                     self.variant = kind;
                     self.game = new_game_state(kind, self.draw_settings());
                     self.clear_table();
@@ -532,10 +540,13 @@ fn answer_from_book(
         .map_err(|e| EngineError::Io(format!("cannot start the book thread: {e}")))
 }
 
-/// The Hub name of a variant (`normal` for International, as Scan says).
+/// The Hub name of a variant: Scan's names where Scan plays the variant
+/// (`normal` for International, `bt` for Breakthrough), the command-line
+/// name otherwise. [`VariantKind::parse`] reads both.
 pub fn hub_variant_name(kind: VariantKind) -> &'static str {
     match kind {
         VariantKind::International => "normal",
-        VariantKind::Brazilian => "brazilian",
+        VariantKind::Breakthrough => "bt",
+        other => other.name(),
     }
 }

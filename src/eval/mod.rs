@@ -5,15 +5,25 @@
 //! game results. Features are computed with popcounts over region masks of
 //! the board, so evaluating costs a few dozen instructions.
 
-use crate::rules::{Geometry, Position, Rules, Side};
+use crate::rules::{Geometry, Goal, Position, Rules, Side};
 
 /// Every weight of the evaluation, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Value of a man.
     pub man: i32,
-    /// Value of a king.
+    /// Value of a flying king.
     pub king: i32,
+    /// Value of a king that moves one square (English, Italian).
+    pub short_king: i32,
+    /// Losing draughts: the cost of keeping a man (a side wants to lose its
+    /// pieces, so every piece counts against it).
+    pub losing_man: i32,
+    /// Losing draughts: the cost of keeping a king (hard to give away).
+    pub losing_king: i32,
+    /// Losing draughts: the cost of each legal quiet move a side has (fewer
+    /// moves bring it nearer to being blocked, which wins).
+    pub losing_mobility: i32,
     /// Bonus per man by rows advanced from its own back row (index 0 = back row).
     pub advance: [i32; 10],
     /// Bonus per man on the central squares.
@@ -43,6 +53,10 @@ pub struct Weights {
 pub const WEIGHTS: Weights = Weights {
     man: 100,
     king: 320,
+    short_king: 150,
+    losing_man: 100,
+    losing_king: 250,
+    losing_mobility: 2,
     advance: [0, 1, 2, 3, 5, 7, 9, 12, 15, 0],
     centre: 4,
     back_rank: 3,
@@ -98,9 +112,20 @@ const fn bit_of<G: Geometry>(n: u32) -> u64 {
 /// The evaluation of `pos` from the side to move's view.
 pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let w = &WEIGHTS;
-    let white = side_score::<R>(pos, Side::White, w);
-    let black = side_score::<R>(pos, Side::Black, w);
-    let score = drawish_scale(pos, white - black, w);
+    let score = match R::GOAL {
+        Goal::Losing => {
+            losing_score::<R>(pos, Side::White, w) - losing_score::<R>(pos, Side::Black, w)
+        }
+        Goal::Normal | Goal::FirstKing => {
+            let white = side_score::<R>(pos, Side::White, w);
+            let black = side_score::<R>(pos, Side::Black, w);
+            if R::FLYING_KINGS && R::GOAL == Goal::Normal {
+                drawish_scale(pos, white - black, w)
+            } else {
+                white - black
+            }
+        }
+    };
     match pos.side_to_move() {
         Side::White => score,
         Side::Black => -score,
@@ -149,7 +174,12 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let men = pos.men(side);
     let kings = pos.kings(side);
     let total = pos.occupied().count_ones() as i32;
-    let mut s = w.man * men.count_ones() as i32 + w.king * kings.count_ones() as i32;
+    let king = if R::FLYING_KINGS {
+        w.king
+    } else {
+        w.short_king
+    };
+    let mut s = w.man * men.count_ones() as i32 + king * kings.count_ones() as i32;
     if men != 0 {
         for a in 1..R::Geometry::ROWS - 1 {
             let n = (men & own_row::<R::Geometry>(side, a)).count_ones() as i32;
@@ -179,6 +209,29 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         s += w.king_mobility * reach.count_ones() as i32;
     }
     s
+}
+
+/// A side's score in Losing draughts: every piece it still has, and every
+/// quiet move it could make, counts against it.
+#[inline(always)]
+fn losing_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+    use crate::rules::Dir;
+    let men = pos.men(side);
+    let kings = pos.kings(side);
+    let empty = pos.empty_squares();
+    let [l, r] = match side {
+        Side::White => [Dir::UpLeft, Dir::UpRight],
+        Side::Black => [Dir::DownLeft, Dir::DownRight],
+    };
+    let man_moves = (R::Geometry::step(men, l) & empty).count_ones()
+        + (R::Geometry::step(men, r) & empty).count_ones();
+    let mut king_moves = 0;
+    for d in Dir::ALL {
+        king_moves += (R::Geometry::step(kings, d) & empty).count_ones();
+    }
+    -(w.losing_man * men.count_ones() as i32
+        + w.losing_king * kings.count_ones() as i32
+        + w.losing_mobility * (man_moves + king_moves) as i32)
 }
 
 /// Forward moves of `side`'s men to squares no enemy man can jump at once
@@ -297,6 +350,24 @@ mod tests {
             runaways(&black, Side::Black, &WEIGHTS),
             WEIGHTS.runaway - 3 * WEIGHTS.runaway_step
         );
+    }
+
+    #[test]
+    fn losing_counts_pieces_against_their_owner() {
+        use crate::rules::Losing;
+        let ahead = parse_fen::<Losing>("W:W31,32,33:B18,19").unwrap();
+        assert!(evaluate(&ahead) < -50, "{}", evaluate(&ahead));
+        let normal = parse_fen::<International>("W:W31,32,33:B18,19").unwrap();
+        assert!(evaluate(&normal) > 50);
+    }
+
+    #[test]
+    fn short_kings_are_worth_less_than_flying_ones() {
+        use crate::rules::English;
+        let english = parse_fen::<English>("W:WK14:B5").unwrap();
+        let brazilian = parse_fen::<Brazilian>("W:WK14:B5").unwrap();
+        assert!(evaluate(&english) < evaluate(&brazilian));
+        assert!(evaluate(&english) > 0);
     }
 
     #[test]

@@ -22,8 +22,25 @@
 //! ```text
 //!              short endgame                      long endgame
 //! International {K, 2K, K+M} v K                 {3K, 2K+M, K+2M} v K
+//!  and Killer
 //! Brazilian     K v K, K v K+M, 2K v K,           {3K, 2K+M, K+2M} v K
 //!               2K v K+M, 2K v 2K
+//! Russian       {K, 2K, K+M} v K; 3 pieces with   3 or more kings v K
+//!               a king v K on the main road a1-h8
+//!               (none of the 3 on it)
+//! others        none                               none
+//! ```
+//!
+//! Thresholds (settings, in moves of each side):
+//!
+//! ```text
+//!                     repetitions  king moves  short  long   source
+//! International/Killer     3           25         5    10    seed 000 §6
+//! Brazilian                3           20         5    20    rules.md
+//! Russian                  3           15         5    15    draw_rules.md §3
+//! English, Italian         3           40         -     -    draw_rules.md §4
+//! Losing (both boards)     3            -         -     -    draw_rules.md §4
+//! Breakthrough             3            -         -     -    draw_rules.md §4
 //! ```
 //!
 //! Decisions:
@@ -53,6 +70,7 @@ mod solved;
 
 use std::fmt;
 
+use super::geometry::Geometry;
 use super::mv::Move;
 use super::position::{Position, Side};
 use super::variant::{Rules, VariantKind};
@@ -184,24 +202,22 @@ const SPECS: [Spec; 4] = [
 ];
 
 impl DrawSettings {
-    /// The defaults of a variant: International (seed 000 §6) repetition 3,
-    /// king moves 25, short endgame 5, long endgame 10; Brazilian
-    /// (`rules.md`) repetition 3, king moves 20, short endgame 5, long
-    /// endgame 20.
+    /// The defaults of a variant (the table of the module docs).
     pub fn for_variant(kind: VariantKind) -> DrawSettings {
+        let rules = |king_moves, short_endgame_moves, long_endgame_moves| DrawSettings {
+            repetitions: 3,
+            king_moves,
+            short_endgame_moves,
+            long_endgame_moves,
+        };
         match kind {
-            VariantKind::International => DrawSettings {
-                repetitions: 3,
-                king_moves: 25,
-                short_endgame_moves: 5,
-                long_endgame_moves: 10,
-            },
-            VariantKind::Brazilian => DrawSettings {
-                repetitions: 3,
-                king_moves: 20,
-                short_endgame_moves: 5,
-                long_endgame_moves: 20,
-            },
+            VariantKind::International | VariantKind::Killer => rules(25, 5, 10),
+            VariantKind::Brazilian => rules(20, 5, 20),
+            VariantKind::Russian => rules(15, 5, 15),
+            VariantKind::English | VariantKind::Italian => rules(40, 0, 0),
+            VariantKind::Losing | VariantKind::LosingBrazilian | VariantKind::Breakthrough => {
+                rules(0, 0, 0)
+            }
         }
     }
 
@@ -311,14 +327,46 @@ impl Material {
 
 /// The endgame class of the material of `pos`: the one place that knows
 /// each variant's classes (see the module table).
+#[inline]
 fn classify<R: Rules>(pos: &Position<R>) -> EndgameClass {
-    // Every class has at most four pieces on the board.
-    if pos.occupied().count_ones() > 4 {
+    // Every class has at most four pieces on the board, but the Russian
+    // kings against a lone king.
+    if pos.occupied().count_ones() > 4
+        && (R::KIND != VariantKind::Russian
+            || (pos.pieces(Side::White).count_ones() != 1
+                && pos.pieces(Side::Black).count_ones() != 1))
+    {
         return EndgameClass::Open;
     }
     let white = Material::of(pos, Side::White);
     let black = Material::of(pos, Side::Black);
+    if R::KIND == VariantKind::Russian && guards_main_road(pos, white, black) {
+        return EndgameClass::Short;
+    }
     class_of(R::KIND, white, black)
+}
+
+/// Russian: a lone king on the main road (a1-h8) against three pieces with
+/// a king, none of them on the road (draw_rules.md §3).
+fn guards_main_road<R: Rules>(pos: &Position<R>, white: Material, black: Material) -> bool {
+    let road = main_road::<R>();
+    let lone_on_road = |lone: Side, strong: Material| {
+        Material::of(pos, lone) == Material::KING
+            && strong.three_with_a_king()
+            && pos.pieces(lone) & road != 0
+            && pos.pieces(lone.opponent()) & road == 0
+    };
+    lone_on_road(Side::White, black) || lone_on_road(Side::Black, white)
+}
+
+/// The bits of the long diagonal from a1 (White's left corner) to the far
+/// corner.
+fn main_road<R: Rules>() -> u64 {
+    let rows = <R::Geometry as Geometry>::ROWS;
+    (0..rows)
+        .filter_map(|row| <R::Geometry as Geometry>::from_row_file(row, rows - 1 - row))
+        .map(|sq| <R::Geometry as Geometry>::bit(sq).mask())
+        .fold(0, |road, bit| road | bit)
 }
 
 fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
@@ -326,7 +374,7 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
         (b == Material::KING && strong(a)) || (a == Material::KING && strong(b))
     };
     match kind {
-        VariantKind::International => {
+        VariantKind::International | VariantKind::Killer => {
             // Seed 000 §6.4: two kings, a king and a man, or a king v a king.
             if lone_king_against(|m| m.king_and_at_most(2)) {
                 EndgameClass::Short
@@ -354,6 +402,22 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
                 EndgameClass::Open
             }
         }
+        VariantKind::Russian => {
+            // draw_rules.md §3: two pieces with a king (or a king) v a king
+            // in 5 moves; three or more kings v a king in 15.
+            if lone_king_against(|m| m.king_and_at_most(2)) {
+                EndgameClass::Short
+            } else if lone_king_against(|m| m.kings >= 3 && m.men == 0) {
+                EndgameClass::Long
+            } else {
+                EndgameClass::Open
+            }
+        }
+        VariantKind::Losing
+        | VariantKind::LosingBrazilian
+        | VariantKind::English
+        | VariantKind::Italian
+        | VariantKind::Breakthrough => EndgameClass::Open,
     }
 }
 
@@ -530,6 +594,11 @@ pub fn prepare_certain_draw<R: Rules>() {
     solved::prepare::<R>();
 }
 
+/// [`prepare_certain_draw`] for a variant chosen at run time.
+pub fn prepare_certain_draw_for(kind: VariantKind) {
+    crate::rules::with_rules!(kind, R => prepare_certain_draw::<R>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,6 +651,46 @@ mod tests {
         }
         for (a, b) in [(KM, KM), (mat(0, 2), K), (mat(4, 0), K), (mat(3, 0), KK)] {
             assert_eq!(class(a, b), EndgameClass::Open, "{a:?} v {b:?}");
+        }
+    }
+
+    #[test]
+    fn russian_classes_follow_draw_rules_md() {
+        let class = |a, b| class_of(VariantKind::Russian, a, b);
+        for strong in [K, KK, KM] {
+            assert_eq!(class(strong, K), EndgameClass::Short);
+            assert_eq!(class(K, strong), EndgameClass::Short);
+        }
+        for strong in [mat(3, 0), mat(4, 0), mat(7, 0)] {
+            assert_eq!(class(strong, K), EndgameClass::Long);
+            assert_eq!(class(K, strong), EndgameClass::Long);
+        }
+        for (a, b) in [(mat(2, 1), K), (KK, KK), (mat(0, 2), K)] {
+            assert_eq!(class(a, b), EndgameClass::Open, "{a:?} v {b:?}");
+        }
+        // The main road: a lone king on it against three pieces with a king.
+        let on_road = parse_fen::<crate::rules::Russian>("W:WK1,K2,9:BK22").unwrap();
+        assert_eq!(classify(&on_road), EndgameClass::Short);
+        let off_road = parse_fen::<crate::rules::Russian>("W:WK1,K2,9:BK21").unwrap();
+        assert_eq!(classify(&off_road), EndgameClass::Open);
+        let blocked = parse_fen::<crate::rules::Russian>("W:WK1,K2,29:BK22").unwrap();
+        assert_eq!(classify(&blocked), EndgameClass::Open);
+        let many = parse_fen::<crate::rules::Russian>("W:WK1,K2,K3,K5,K6:BK22").unwrap();
+        assert_eq!(classify(&many), EndgameClass::Long);
+    }
+
+    #[test]
+    fn the_other_variants_have_no_endgame_class() {
+        for kind in [
+            VariantKind::Losing,
+            VariantKind::LosingBrazilian,
+            VariantKind::English,
+            VariantKind::Italian,
+            VariantKind::Breakthrough,
+        ] {
+            assert_eq!(class_of(kind, KK, K), EndgameClass::Open, "{kind}");
+            let s = DrawSettings::for_variant(kind);
+            assert_eq!((s.short_endgame_moves, s.long_endgame_moves), (0, 0));
         }
     }
 

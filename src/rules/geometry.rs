@@ -77,6 +77,12 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     const BOTTOM_ROW: u64 = row_mask(Self::PER_ROW, Self::ROWS - 1);
     /// Characters a Hub position string has (side to move + one per square).
     const HUB_LEN: usize = 1 + Self::SQUARES as usize;
+    /// The board is turned so that the top-left corner (a8 on 8x8) is a
+    /// playable square, as in Italian draughts: square 1 sits at the left of
+    /// row 0. The bit layout is the standard one seen in a mirror, so the
+    /// generator is unchanged (every rule is symmetric left to right); only
+    /// the square numbers and coordinates differ.
+    const MIRRORED: bool = false;
 
     /// Shifts a bitboard one step in `dir`; the result may hold ghost bits
     /// and must be masked by the caller.
@@ -90,10 +96,23 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         }
     }
 
+    /// The index (0-based) in the standard layout of square index `s`
+    /// (0-based) of this board: the identity, or on a mirrored board the
+    /// square at the same place in the other order of its row (an involution).
+    #[inline(always)]
+    fn standard_index(s: u32) -> u32 {
+        if Self::MIRRORED {
+            let row = s / Self::PER_ROW;
+            row * Self::PER_ROW + (Self::PER_ROW - 1 - s % Self::PER_ROW)
+        } else {
+            s
+        }
+    }
+
     /// The bit of a standard square number.
     #[inline]
     fn bit(sq: Square) -> Bit {
-        let s = sq.get() as u32 - 1;
+        let s = Self::standard_index(sq.get() as u32 - 1);
         Bit::new((s + (s / Self::PER_ROW) / 2) as u8)
     }
 
@@ -106,7 +125,7 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         }
         let pair = b / (2 * Self::PER_ROW + 1);
         let rem = b % (2 * Self::PER_ROW + 1);
-        Square::new((pair * 2 * Self::PER_ROW + rem + 1) as u8)
+        Square::new((Self::standard_index(pair * 2 * Self::PER_ROW + rem) + 1) as u8)
     }
 
     /// Row (0 = top, Black's back row) and file (0 = column a) of a square.
@@ -115,7 +134,7 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         let s = sq.get() as u32 - 1;
         let row = s / Self::PER_ROW;
         let col = s % Self::PER_ROW;
-        let file = if row.is_multiple_of(2) {
+        let file = if row.is_multiple_of(2) != Self::MIRRORED {
             2 * col + 1
         } else {
             2 * col
@@ -126,7 +145,10 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// The square at a row and file, `None` for a light square or off-board.
     #[inline]
     fn from_row_file(row: u32, file: u32) -> Option<Square> {
-        if row >= Self::ROWS || file >= Self::ROWS || (row + file).is_multiple_of(2) {
+        if row >= Self::ROWS
+            || file >= Self::ROWS
+            || (row + file).is_multiple_of(2) != Self::MIRRORED
+        {
             return None;
         }
         Square::new((row * Self::PER_ROW + file / 2 + 1) as u8)
@@ -168,6 +190,17 @@ impl Geometry for Board8 {
     const PER_ROW: u32 = 4;
 }
 
+/// The 8x8 board turned with a light corner at each player's left (Italian
+/// draughts): square 1 is a8, 4 is g8, 29 is b1, 32 is h1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board8Mirrored;
+
+impl Geometry for Board8Mirrored {
+    const ROWS: u32 = 8;
+    const PER_ROW: u32 = 4;
+    const MIRRORED: bool = true;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +220,22 @@ mod tests {
     fn squares_round_trip_through_bits() {
         roundtrip::<Board10>();
         roundtrip::<Board8>();
+        roundtrip::<Board8Mirrored>();
+    }
+
+    #[test]
+    fn the_mirrored_board_starts_at_the_top_left_corner() {
+        let sq = |n: u8| Square::new(n).unwrap();
+        assert_eq!(Board8Mirrored::row_file(sq(1)), (0, 0));
+        assert_eq!(Board8Mirrored::row_file(sq(4)), (0, 6));
+        assert_eq!(Board8Mirrored::row_file(sq(5)), (1, 1));
+        assert_eq!(Board8Mirrored::row_file(sq(32)), (7, 7));
+        assert_eq!(Board8::row_file(sq(1)), (0, 1));
+        // Square 21 (b3) steps up to 17 (a4) and 18 (c4).
+        let b = |n: u8| 1u64 << Board8Mirrored::bit(sq(n)).index();
+        let up =
+            Board8Mirrored::step(b(21), Dir::UpLeft) | Board8Mirrored::step(b(21), Dir::UpRight);
+        assert_eq!(up & Board8Mirrored::BOARD, b(17) | b(18));
     }
 
     #[test]

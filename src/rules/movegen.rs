@@ -1,4 +1,4 @@
-//! Legal move generation for the FMJD family (International, Brazilian).
+//! Legal move generation for every variant, specialised per `Rules` type.
 //!
 //! Steps, per position:
 //! 1. If any piece of the side to move can capture, only captures are legal
@@ -6,13 +6,19 @@
 //!    its end; captured pieces stay on the board until the sequence ends, so
 //!    they block the way and may not be jumped twice, while empty squares
 //!    (the mover's start square included) may be crossed again
-//!    (Turkish strike, §4.7–4.11).
-//! 2. Under the majority rule only the sequences taking the most pieces are
-//!    kept (§4.13, kings count as one); equal ones are a free choice (§4.14).
+//!    (Turkish strike, §4.7–4.11). Italian men never take kings; a Russian
+//!    man reaching the far row goes on as a king (the move is `crowned`).
+//! 2. The precedence rule keeps some sequences: under the majority rule the
+//!    ones taking the most pieces (§4.13, kings count as one; equal ones are
+//!    a free choice, §4.14); under the Italian rule the best by pieces, then
+//!    a king capturing, then kings taken, then the earliest king taken;
+//!    under free choice (Russian, English) every complete sequence.
 //! 3. Sequences with the same from, to and captured set are one move.
-//! 4. Otherwise men step one square forward and kings fly along diagonals.
+//! 4. Otherwise men step one square forward and kings fly along diagonals
+//!    (or step one square where kings are short).
 //!
-//! A flying king that jumps a piece may land on any empty square beyond it.
+//! A flying king that jumps a piece may land on any empty square beyond it
+//! (in Killer, where the last piece taken is a king, only on the first).
 //! Carrying straight on from any of those landings reaches the same next
 //! piece, so straight continuation is explored from the first landing only;
 //! that removes the intermediate-landing duplicates without a search.
@@ -23,7 +29,7 @@ use super::geometry::{Dir, Geometry};
 use super::mv::{Move, MoveList};
 use super::position::{Position, Side};
 use super::square::{Bit, Bits};
-use super::variant::Rules;
+use super::variant::{CapturePrecedence, Goal, Rules};
 
 /// The directions in which a side's men step forward.
 #[inline(always)]
@@ -41,18 +47,34 @@ struct Sides {
     men: u64,
     kings: u64,
     opp: u64,
+    opp_kings: u64,
     empty: u64,
 }
 
 impl Sides {
     #[inline(always)]
     fn of<R: Rules>(pos: &Position<R>) -> Sides {
-        let side = pos.side_to_move();
+        Sides::for_side(pos, pos.side_to_move())
+    }
+
+    #[inline(always)]
+    fn for_side<R: Rules>(pos: &Position<R>, side: Side) -> Sides {
         Sides {
             men: pos.men(side),
             kings: pos.kings(side),
             opp: pos.pieces(side.opponent()),
+            opp_kings: pos.kings(side.opponent()),
             empty: pos.empty_squares(),
+        }
+    }
+
+    /// The opponent pieces a man may take.
+    #[inline(always)]
+    fn man_targets<R: Rules>(&self) -> u64 {
+        if R::MEN_CAPTURE_KINGS {
+            self.opp
+        } else {
+            self.opp & !self.opp_kings
         }
     }
 }
@@ -92,12 +114,7 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 /// not to move: whether it threatens a capture).
 #[inline]
 pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
-    let sides = Sides {
-        men: pos.men(side),
-        kings: pos.kings(side),
-        opp: pos.pieces(side.opponent()),
-        empty: pos.empty_squares(),
-    };
+    let sides = Sides::for_side(pos, side);
     match side {
         Side::White => can_capture::<R, true>(sides),
         Side::Black => can_capture::<R, false>(sides),
@@ -174,15 +191,20 @@ fn man_capture_dirs<R: Rules, const WHITE: bool>() -> &'static [Dir] {
 
 #[inline(always)]
 fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
+    let man_targets = s.man_targets::<R>();
     for &d in man_capture_dirs::<R, WHITE>() {
-        let targets = R::Geometry::step(s.men, d) & s.opp;
+        let targets = R::Geometry::step(s.men, d) & man_targets;
         if R::Geometry::step(targets, d) & s.empty != 0 {
             return true;
         }
     }
     if s.kings != 0 {
         for d in Dir::ALL {
-            let origins = king_reach::<R>(s.kings, s.empty, d) | s.kings;
+            let origins = if R::FLYING_KINGS {
+                king_reach::<R>(s.kings, s.empty, d) | s.kings
+            } else {
+                s.kings
+            };
             let targets = R::Geometry::step(origins, d) & s.opp;
             if R::Geometry::step(targets, d) & s.empty != 0 {
                 return true;
@@ -215,10 +237,20 @@ fn quiet_moves<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
 }
 
 fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
+    let man_targets = s.man_targets::<R>();
     let mut gen = Captures::<R> {
         opp: s.opp,
+        targets: man_targets,
+        opp_kings: s.opp_kings,
         empty: s.empty,
+        promotion_row: if WHITE {
+            <R::Geometry as Geometry>::TOP_ROW
+        } else {
+            <R::Geometry as Geometry>::BOTTOM_ROW
+        },
         from: Bit::new(0),
+        king_moves: false,
+        crowned: false,
         best: 0,
         list,
         rules: PhantomData,
@@ -227,16 +259,18 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
     let mut capturers = 0;
     for &d in dirs {
         let back = d.reverse();
-        let over = R::Geometry::step(s.empty, back) & s.opp;
+        let over = R::Geometry::step(s.empty, back) & man_targets;
         capturers |= R::Geometry::step(over, back) & s.men;
     }
     for man in Bits(capturers) {
         gen.from = man;
         gen.empty = s.empty | man.mask();
         for &d in dirs {
-            gen.step_jump(man.mask(), 0, d, dirs);
+            gen.step_jump(man.mask(), 0, 0, d, dirs);
         }
     }
+    gen.targets = s.opp;
+    gen.king_moves = true;
     for king in Bits(s.kings) {
         gen.from = king;
         gen.empty = s.empty | king.mask();
@@ -244,7 +278,7 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
             if R::FLYING_KINGS {
                 gen.fly_jump(king.mask(), 0, d);
             } else {
-                gen.step_jump(king.mask(), 0, d, &Dir::ALL);
+                gen.step_jump(king.mask(), 0, 0, d, &Dir::ALL);
             }
         }
     }
@@ -254,32 +288,63 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
 struct Captures<'a, R: Rules> {
     /// Opponent pieces, captured ones included (they stay until the end).
     opp: u64,
+    /// The opponent pieces the moving piece may take (Italian men: no kings).
+    targets: u64,
+    /// Opponent kings (for the Italian precedence and the Killer halt).
+    opp_kings: u64,
     /// Empty squares, the mover's start square included.
     empty: u64,
+    /// The row where the side's men are crowned.
+    promotion_row: u64,
     /// Where the moving piece started.
     from: Bit,
-    /// Most pieces taken by any sequence found so far.
+    /// Whether the moving piece is a king.
+    king_moves: bool,
+    /// Whether the moving man has been crowned during this capture (Russian).
+    crowned: bool,
+    /// The precedence rank of the best sequence found so far.
     best: u32,
     list: &'a mut MoveList,
     rules: PhantomData<R>,
 }
 
 impl<R: Rules> Captures<'_, R> {
-    /// Records a finished sequence ending on `to` (one bit).
+    /// The precedence rank of a sequence (greater is preferred, equal is a
+    /// free choice). `order` has one bit per piece taken, the first taken
+    /// highest, set where that piece was a king (only kept for Italian).
     #[inline(always)]
-    fn finish(&mut self, to: u64, captured: u64) {
-        let n = captured.count_ones();
-        if R::MAJORITY_CAPTURE {
-            if n < self.best {
-                return;
-            }
-            if n > self.best {
-                self.list.clear();
-                self.best = n;
+    fn rank(&self, captured: u64, order: u32) -> u32 {
+        match R::PRECEDENCE {
+            CapturePrecedence::Free => 0,
+            CapturePrecedence::Majority => captured.count_ones(),
+            CapturePrecedence::Italian => {
+                captured.count_ones() << 24
+                    | u32::from(self.king_moves) << 20
+                    | (captured & self.opp_kings).count_ones() << 16
+                    | order
             }
         }
-        let mv = Move::new(self.from, Bit::lowest(to), captured);
-        if n >= 2 && self.list.contains(mv) {
+    }
+
+    /// Records a finished sequence ending on `to` (one bit).
+    #[inline(always)]
+    fn finish(&mut self, to: u64, captured: u64, order: u32) {
+        if R::PRECEDENCE != CapturePrecedence::Free {
+            let rank = self.rank(captured, order);
+            if rank < self.best {
+                return;
+            }
+            if rank > self.best {
+                self.list.clear();
+                self.best = rank;
+            }
+        }
+        let mv = if R::PROMOTE_IN_CAPTURE && self.crowned {
+            Move::crowning(self.from, Bit::lowest(to), captured)
+        } else {
+            Move::new(self.from, Bit::lowest(to), captured)
+        };
+        if captured.count_ones() >= 2 && self.list.contains(mv) {
             return;
         }
         self.list.push(mv);
@@ -287,21 +352,38 @@ impl<R: Rules> Captures<'_, R> {
 
     /// A jump of a short-range piece from `at` over the neighbour in `d`;
     /// returns whether the jump exists (and then follows it to its ends).
-    fn step_jump(&mut self, at: u64, captured: u64, d: Dir, dirs: &[Dir]) -> bool {
-        let over = R::Geometry::step(at, d) & self.opp & !captured;
+    fn step_jump(&mut self, at: u64, captured: u64, order: u32, d: Dir, dirs: &[Dir]) -> bool {
+        let over = R::Geometry::step(at, d) & self.targets & !captured;
         let land = R::Geometry::step(over, d) & self.empty;
         if land == 0 {
             return false;
         }
         let captured = captured | over;
+        let order = if R::PRECEDENCE == CapturePrecedence::Italian {
+            order << 1 | u32::from(over & self.opp_kings != 0)
+        } else {
+            0
+        };
+        if R::PROMOTE_IN_CAPTURE && !self.king_moves && land & self.promotion_row != 0 {
+            self.crowned = true;
+            let mut more = false;
+            for next in Dir::ALL {
+                more |= self.fly_jump(land, captured, next);
+            }
+            if !more {
+                self.finish(land, captured, order);
+            }
+            self.crowned = false;
+            return true;
+        }
         let mut more = false;
         for &next in dirs {
             if next != d.reverse() {
-                more |= self.step_jump(land, captured, next, dirs);
+                more |= self.step_jump(land, captured, order, next, dirs);
             }
         }
         if !more {
-            self.finish(land, captured);
+            self.finish(land, captured, order);
         }
         true
     }
@@ -324,13 +406,24 @@ impl<R: Rules> Captures<'_, R> {
         let captured = captured | target;
         let [side_a, side_b] = d.perpendicular();
         let straight = self.fly_jump(land, captured, d);
+        // The sequence may halt on this line only if it cannot go on from
+        // any landing square (a capture must be completed).
+        let mut more = straight;
+        let first = land;
         while land != 0 {
-            let turn =
-                self.fly_jump(land, captured, side_a) | self.fly_jump(land, captured, side_b);
-            if !turn && !straight {
-                self.finish(land, captured);
-            }
+            more |= self.fly_jump(land, captured, side_a) | self.fly_jump(land, captured, side_b);
             land = R::Geometry::step(land, d) & self.empty;
+        }
+        if !more {
+            if R::HALT_BEHIND_KING && target & self.opp_kings != 0 {
+                self.finish(first, captured, 0);
+            } else {
+                land = first;
+                while land != 0 {
+                    self.finish(land, captured, 0);
+                    land = R::Geometry::step(land, d) & self.empty;
+                }
+            }
         }
         true
     }
@@ -344,9 +437,44 @@ impl<R: Rules> Position<R> {
         list
     }
 
-    /// Whether the side to move has no legal move (and so has lost,
-    /// seed 000 §7.2.2–7.2.3).
+    /// Whether the side to move has at least one legal move.
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        count_moves(self, &mut MoveList::new()) != 0
+    }
+
+    /// The winner if the game is over in this position by the variant's
+    /// goal, `None` while it goes on (draw rules aside):
+    /// - Normal: a side to move with no legal move loses (seed 000 §7.2);
+    /// - Losing: a side to move with no legal move wins;
+    /// - FirstKing (Breakthrough): a side with a king has won; otherwise a
+    ///   side to move with no legal move loses.
+    pub fn winner(&self) -> Option<Side> {
+        let side = self.side_to_move();
+        if R::GOAL == Goal::FirstKing {
+            if self.kings(side.opponent()) != 0 {
+                return Some(side.opponent());
+            }
+            if self.kings(side) != 0 {
+                return Some(side);
+            }
+        }
+        if self.has_legal_move() {
+            return None;
+        }
+        Some(match R::GOAL {
+            Goal::Losing => side,
+            Goal::Normal | Goal::FirstKing => side.opponent(),
+        })
+    }
+
+    /// Whether the game is over and the side to move has lost it.
     pub fn is_lost(&self) -> bool {
-        count_moves(self, &mut MoveList::new()) == 0
+        self.winner() == Some(self.side_to_move().opponent())
+    }
+
+    /// Whether the game is over by the variant's goal (see [`Position::winner`]).
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some()
     }
 }

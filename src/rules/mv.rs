@@ -12,11 +12,15 @@ use super::square::{Bit, Bits};
 /// from, to : bit indices of the padded layout (equal for a capture that
 ///            returns to its start square)
 /// captured : bitboard of the pieces taken (0 for a quiet move)
+/// crowned  : a man was crowned during the capture and ends it as a king
+///            wherever it halts (Russian); false everywhere else, where a
+///            man is crowned only by ending its move on the far row
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {
     from: u8,
     to: u8,
+    crowned: bool,
     captured: u64,
 }
 
@@ -27,8 +31,28 @@ impl Move {
         Move {
             from: from.index() as u8,
             to: to.index() as u8,
+            crowned: false,
             captured,
         }
+    }
+
+    /// A capture by a man that is crowned on the way and halts on `to` as a
+    /// king (Russian).
+    #[inline(always)]
+    pub const fn crowning(from: Bit, to: Bit, captured: u64) -> Move {
+        Move {
+            from: from.index() as u8,
+            to: to.index() as u8,
+            crowned: true,
+            captured,
+        }
+    }
+
+    /// Whether a man was crowned during this capture (Russian); a man that
+    /// ends its move on the far row is crowned whatever this says.
+    #[inline(always)]
+    pub const fn crowned_in_passing(self) -> bool {
+        self.crowned
     }
 
     /// The start bit.

@@ -143,7 +143,7 @@ impl<R: Rules> std::hash::Hash for Position<R> {
 
 impl<R: Rules> Position<R> {
     /// The initial position: men on the first `START_ROWS` rows of each side,
-    /// White to move.
+    /// the variant's first side (`R::FIRST_SIDE`) to move.
     pub fn start() -> Position<R> {
         let per_row = <R::Geometry as Geometry>::PER_ROW;
         let rows = <R::Geometry as Geometry>::ROWS;
@@ -153,7 +153,7 @@ impl<R: Rules> Position<R> {
             black |= super::geometry::row_mask(per_row, row);
             white |= super::geometry::row_mask(per_row, rows - 1 - row);
         }
-        Position::from_bits_unchecked(white, black, 0, Side::White)
+        Position::from_bits_unchecked(white, black, 0, R::FIRST_SIDE)
     }
 
     /// A position with no pieces, White to move.
@@ -323,7 +323,8 @@ impl<R: Rules> Position<R> {
     /// The position after `mv`, which must be legal in this position.
     ///
     /// Captured pieces are removed, the mover lands on `to`, and a man that
-    /// ends its move on the far row is crowned (seed 000 §3.5, §4.15).
+    /// ends its move on the far row is crowned (seed 000 §3.5, §4.15), as is
+    /// one crowned during its capture (Russian).
     #[inline]
     pub fn play(&self, mv: Move) -> Position<R> {
         let from = mv.from().mask();
@@ -371,7 +372,7 @@ impl<R: Rules> Position<R> {
                 Side::Black => <R::Geometry as Geometry>::BOTTOM_ROW,
             };
             key ^= zobrist::PIECE[man_kind][mv.from().index()];
-            if to & promotion_row != 0 {
+            if to & promotion_row != 0 || mv.crowned_in_passing() {
                 next.kings |= to;
                 key ^= zobrist::PIECE[king_kind][mv.to().index()];
             } else {

@@ -3,9 +3,11 @@
 //! Generic code asks `R::FLYING_KINGS` and the like; each variant is a
 //! zero-sized marker type, so the compiler specialises every hot path per
 //! variant and the knobs cost nothing at run time. Each knob names the seed
-//! article it comes from (`../shared/seeds/`, digest in `rules.md`).
+//! article or reference it comes from (`../shared/seeds/`, digest in
+//! `rules.md`; `../shared/reference/`).
 
-use super::geometry::{Board10, Board8, Geometry};
+use super::geometry::{Board10, Board8, Board8Mirrored, Geometry};
+use super::position::Side;
 
 /// Which variant a value belongs to, for choosing one at run time (once, at
 /// the boundary: protocols and the command line).
@@ -15,28 +17,83 @@ pub enum VariantKind {
     International,
     /// Brazilian draughts, 8x8 with the International rules.
     Brazilian,
+    /// Losing draughts (antidraughts) on 10x10: the side that cannot move wins.
+    Losing,
+    /// Losing draughts on 8x8 (perde-ganha with the Brazilian board).
+    LosingBrazilian,
+    /// Russian draughts (shashki), 8x8.
+    Russian,
+    /// English draughts / American checkers, 8x8.
+    English,
+    /// Italian draughts, 8x8 on a mirrored board.
+    Italian,
+    /// Killer draughts: International with kings halting behind a taken king.
+    Killer,
+    /// Breakthrough: International where the first king wins.
+    Breakthrough,
 }
 
 impl VariantKind {
     /// Every variant this build plays.
-    pub const ALL: [VariantKind; 2] = [VariantKind::International, VariantKind::Brazilian];
+    pub const ALL: [VariantKind; 9] = [
+        VariantKind::International,
+        VariantKind::Brazilian,
+        VariantKind::Losing,
+        VariantKind::LosingBrazilian,
+        VariantKind::Russian,
+        VariantKind::English,
+        VariantKind::Italian,
+        VariantKind::Killer,
+        VariantKind::Breakthrough,
+    ];
 
-    /// The name used on the command line (`international`, `brazilian`).
+    /// The name used on the command line and in Hub (`international`,
+    /// `brazilian`, `losing`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             VariantKind::International => International::NAME,
             VariantKind::Brazilian => Brazilian::NAME,
+            VariantKind::Losing => Losing::NAME,
+            VariantKind::LosingBrazilian => LosingBrazilian::NAME,
+            VariantKind::Russian => Russian::NAME,
+            VariantKind::English => English::NAME,
+            VariantKind::Italian => Italian::NAME,
+            VariantKind::Killer => Killer::NAME,
+            VariantKind::Breakthrough => Breakthrough::NAME,
         }
     }
 
-    /// Parses a variant name: the command-line names, and the Hub names
-    /// `normal` and `standard` for International.
+    /// A dense index, `0..ALL.len()`, for per-variant tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Parses a variant name: the command-line names and the other names
+    /// front ends use (`normal`/`standard` for International, `antidraughts`
+    /// for Losing, `american`/`checkers` for English, `bt` for Breakthrough).
     pub fn parse(name: &str) -> Option<VariantKind> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "international" | "normal" | "standard" | "10x10" => Some(VariantKind::International),
-            "brazilian" | "8x8" => Some(VariantKind::Brazilian),
-            _ => None,
-        }
+        let kind = match name.trim().to_ascii_lowercase().as_str() {
+            "international" | "normal" | "standard" | "10x10" => VariantKind::International,
+            "brazilian" | "8x8" => VariantKind::Brazilian,
+            "losing" | "antidraughts" | "losing-international" => VariantKind::Losing,
+            "losing-brazilian" | "antidraughts-brazilian" => VariantKind::LosingBrazilian,
+            "russian" | "shashki" => VariantKind::Russian,
+            "english" | "american" | "checkers" => VariantKind::English,
+            "italian" => VariantKind::Italian,
+            "killer" => VariantKind::Killer,
+            "breakthrough" | "bt" => VariantKind::Breakthrough,
+            _ => return None,
+        };
+        Some(kind)
+    }
+
+    /// Every accepted spelling, for help texts.
+    pub fn names() -> String {
+        VariantKind::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -44,6 +101,81 @@ impl std::fmt::Display for VariantKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Calls generic code with the `Rules` type of a run-time variant: the one
+/// place that turns a [`VariantKind`] into a type.
+///
+/// ```ignore
+/// tempo::rules::with_rules!(kind, R => perft::<R>(&Position::<R>::start(), 6))
+/// ```
+#[macro_export]
+macro_rules! with_rules {
+    ($kind:expr, $R:ident => $body:expr) => {
+        match $kind {
+            $crate::rules::VariantKind::International => {
+                type $R = $crate::rules::International;
+                $body
+            }
+            $crate::rules::VariantKind::Brazilian => {
+                type $R = $crate::rules::Brazilian;
+                $body
+            }
+            $crate::rules::VariantKind::Losing => {
+                type $R = $crate::rules::Losing;
+                $body
+            }
+            $crate::rules::VariantKind::LosingBrazilian => {
+                type $R = $crate::rules::LosingBrazilian;
+                $body
+            }
+            $crate::rules::VariantKind::Russian => {
+                type $R = $crate::rules::Russian;
+                $body
+            }
+            $crate::rules::VariantKind::English => {
+                type $R = $crate::rules::English;
+                $body
+            }
+            $crate::rules::VariantKind::Italian => {
+                type $R = $crate::rules::Italian;
+                $body
+            }
+            $crate::rules::VariantKind::Killer => {
+                type $R = $crate::rules::Killer;
+                $body
+            }
+            $crate::rules::VariantKind::Breakthrough => {
+                type $R = $crate::rules::Breakthrough;
+                $body
+            }
+        }
+    };
+}
+
+/// Which captures are legal when several exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapturePrecedence {
+    /// Any complete capture sequence (Russian, English).
+    Free,
+    /// The sequences taking the most pieces, kings counting as one
+    /// (seed 000 §4.13; seed 001 "lei da maioria").
+    Majority,
+    /// The Italian order: most pieces; then a capture by a king; then the
+    /// most kings taken; then the one meeting a king earliest.
+    Italian,
+}
+
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A side with no legal move (no pieces, or all blocked) loses
+    /// (seed 000 §7.2).
+    Normal,
+    /// A side with no legal move wins (seed 003, "perde-ganha").
+    Losing,
+    /// The first side to make a king wins; a side with no legal move loses.
+    FirstKing,
 }
 
 /// The rules of one variant: its board and one constant per rule knob.
@@ -56,13 +188,25 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     const KIND: VariantKind;
     /// Men start on this many rows at each side of the board (seed 000 §2.6).
     const START_ROWS: u32;
+    /// The side that makes the first move (White, except in English
+    /// checkers, where Black, on squares 1-12, starts).
+    const FIRST_SIDE: Side = Side::White;
     /// Men capture backward as well as forward (seed 000 §4.2).
     const MEN_CAPTURE_BACKWARD: bool = true;
+    /// Men may capture kings (not in Italian).
+    const MEN_CAPTURE_KINGS: bool = true;
     /// Kings move and capture any distance along a diagonal (seed 000 §3.9, §4.3).
     const FLYING_KINGS: bool = true;
-    /// The capture taking the most pieces is compulsory, kings counting as
-    /// one piece (seed 000 §4.13; seed 001 "lei da maioria").
-    const MAJORITY_CAPTURE: bool = true;
+    /// A man reaching the far row during a capture is crowned at once and
+    /// goes on capturing as a king (Russian).
+    const PROMOTE_IN_CAPTURE: bool = false;
+    /// A flying king whose last captured piece is a king must halt on the
+    /// square directly behind it (Killer).
+    const HALT_BEHIND_KING: bool = false;
+    /// Which of several captures may be chosen.
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Majority;
+    /// How the game is won.
+    const GOAL: Goal = Goal::Normal;
 }
 
 /// International draughts on 10x10, seed 000 (FMJD rules).
@@ -85,4 +229,102 @@ impl Rules for Brazilian {
     const NAME: &'static str = "brazilian";
     const KIND: VariantKind = VariantKind::Brazilian;
     const START_ROWS: u32 = 3;
+}
+
+/// Losing draughts on 10x10: the International moves, the goal inverted
+/// (seed 003 "perde-ganha"; antidraughts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Losing;
+
+impl Rules for Losing {
+    type Geometry = Board10;
+    const NAME: &'static str = "losing";
+    const KIND: VariantKind = VariantKind::Losing;
+    const START_ROWS: u32 = 4;
+    const GOAL: Goal = Goal::Losing;
+}
+
+/// Losing draughts on 8x8: the Brazilian moves, the goal inverted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LosingBrazilian;
+
+impl Rules for LosingBrazilian {
+    type Geometry = Board8;
+    const NAME: &'static str = "losing-brazilian";
+    const KIND: VariantKind = VariantKind::LosingBrazilian;
+    const START_ROWS: u32 = 3;
+    const GOAL: Goal = Goal::Losing;
+}
+
+/// Russian draughts: 8x8, flying kings, men capture backward, free choice
+/// among captures, a man crowned during a capture goes on as a king
+/// (seed 003; `rules.md` "Other systems").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Russian;
+
+impl Rules for Russian {
+    type Geometry = Board8;
+    const NAME: &'static str = "russian";
+    const KIND: VariantKind = VariantKind::Russian;
+    const START_ROWS: u32 = 3;
+    const PROMOTE_IN_CAPTURE: bool = true;
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Free;
+}
+
+/// English draughts (American checkers): 8x8, Black moves first, men move
+/// and capture forward only, kings one square, free choice among captures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct English;
+
+impl Rules for English {
+    type Geometry = Board8;
+    const NAME: &'static str = "english";
+    const KIND: VariantKind = VariantKind::English;
+    const START_ROWS: u32 = 3;
+    const FIRST_SIDE: Side = Side::Black;
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    const FLYING_KINGS: bool = false;
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Free;
+}
+
+/// Italian draughts: 8x8 with a light corner at each player's left, men
+/// move and capture forward only and never take kings, kings one square,
+/// the Italian capture precedence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Italian;
+
+impl Rules for Italian {
+    type Geometry = Board8Mirrored;
+    const NAME: &'static str = "italian";
+    const KIND: VariantKind = VariantKind::Italian;
+    const START_ROWS: u32 = 3;
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    const MEN_CAPTURE_KINGS: bool = false;
+    const FLYING_KINGS: bool = false;
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Italian;
+}
+
+/// Killer draughts: International, but a king whose last captured piece is
+/// a king halts directly behind it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Killer;
+
+impl Rules for Killer {
+    type Geometry = Board10;
+    const NAME: &'static str = "killer";
+    const KIND: VariantKind = VariantKind::Killer;
+    const START_ROWS: u32 = 4;
+    const HALT_BEHIND_KING: bool = true;
+}
+
+/// Breakthrough: International moves; the first side to crown a man wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Breakthrough;
+
+impl Rules for Breakthrough {
+    type Geometry = Board10;
+    const NAME: &'static str = "breakthrough";
+    const KIND: VariantKind = VariantKind::Breakthrough;
+    const START_ROWS: u32 = 4;
+    const GOAL: Goal = Goal::FirstKing;
 }

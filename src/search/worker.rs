@@ -12,7 +12,7 @@ use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_B
 use crate::eval::evaluate;
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
 use crate::rules::movegen::{generate, generate_captures, side_has_capture};
-use crate::rules::{Move, MoveList, Position, Rules};
+use crate::rules::{Goal, Move, MoveList, Position, Rules};
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -121,7 +121,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             nodes: 0,
         };
         if self.root_moves.is_empty() {
-            result.score = -MATE;
+            result.score = no_move_score::<R>(0);
             return result;
         }
         if self.root_moves.len() == 1 && !setup.search_single_move && self.id == 0 {
@@ -382,6 +382,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
+        if first_king_made(pos) {
+            return -MATE + ply as i32;
+        }
         // 2. Draws by repetition (at the first recurrence) and by material
         // that can only be drawn.
         if self.is_repetition(pos.key(), clocks.reversible_plies())
@@ -389,9 +392,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         {
             return self.draw_score(pos);
         }
-        // 3. Mate-distance pruning.
+        // 3. Mate-distance pruning (in Losing a blocked side to move has
+        // won here, at this ply).
         alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        beta = beta.min(MATE - ply as i32 - i32::from(R::GOAL != Goal::Losing));
         if alpha >= beta {
             return alpha;
         }
@@ -415,7 +419,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         generate(pos, &mut list);
         if list.is_empty() {
             self.lists[ply] = list;
-            return -MATE + ply as i32;
+            return no_move_score::<R>(ply);
         }
         // A win on the last allowed move is a win: the rules' draws come
         // after the check for a lost position.
@@ -559,6 +563,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
+        if first_king_made(pos) {
+            return -MATE + ply as i32;
+        }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
@@ -589,14 +596,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             if !threatened {
                 self.lists[ply] = list;
                 if !has_quiet_move(pos) {
-                    return -MATE + ply as i32;
+                    return no_move_score::<R>(ply);
                 }
                 return evaluate(pos);
             }
             generate(pos, &mut list);
             if list.is_empty() {
                 self.lists[ply] = list;
-                return -MATE + ply as i32;
+                return no_move_score::<R>(ply);
             }
             let stand = evaluate(pos);
             if stand >= beta + 200 {
@@ -753,6 +760,22 @@ fn reduction_table() -> Vec<[i32; 64]> {
             row
         })
         .collect()
+}
+
+/// The score of a side to move with no legal move: lost, but won in Losing.
+#[inline(always)]
+fn no_move_score<R: Rules>(ply: usize) -> i32 {
+    match R::GOAL {
+        Goal::Losing => MATE - ply as i32,
+        Goal::Normal | Goal::FirstKing => -MATE + ply as i32,
+    }
+}
+
+/// Breakthrough: the side not to move has made a king, so the side to move
+/// has lost (always false in the other variants).
+#[inline(always)]
+fn first_king_made<R: Rules>(pos: &Position<R>) -> bool {
+    R::GOAL == Goal::FirstKing && pos.kings(pos.side_to_move().opponent()) != 0
 }
 
 /// Whether the side to move has any quiet move (called when it has no capture).

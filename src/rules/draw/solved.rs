@@ -23,7 +23,7 @@ use super::super::movegen::generate;
 use super::super::mv::MoveList;
 use super::super::position::{Piece, Position, Side};
 use super::super::square::{Bits, Square};
-use super::super::variant::{Rules, VariantKind};
+use super::super::variant::{Goal, Rules, VariantKind};
 
 /// Neither side can force a win (also the value of slots no position uses).
 const DRAW: u8 = 0;
@@ -39,8 +39,9 @@ struct Table {
     values: Vec<u8>,
 }
 
-static INTERNATIONAL: OnceLock<Table> = OnceLock::new();
-static BRAZILIAN: OnceLock<Table> = OnceLock::new();
+/// The tables, one per variant (by [`VariantKind::index`]).
+static TABLES: [OnceLock<Table>; VariantKind::ALL.len()] =
+    [const { OnceLock::new() }; VariantKind::ALL.len()];
 
 /// Bit indices span `0..span`: one past the highest playable bit.
 fn span<R: Rules>() -> usize {
@@ -152,23 +153,23 @@ fn build<R: Rules>() -> Table {
 
 /// The table of `R`, built on first use.
 fn table<R: Rules>() -> &'static Table {
-    let cell = match R::KIND {
-        VariantKind::International => &INTERNATIONAL,
-        VariantKind::Brazilian => &BRAZILIAN,
-    };
-    cell.get_or_init(build::<R>)
+    TABLES[R::KIND.index()].get_or_init(build::<R>)
 }
 
 /// Builds the table of `R` if it is not built yet.
 pub(super) fn prepare<R: Rules>() {
-    table::<R>();
+    if R::GOAL == Goal::Normal {
+        table::<R>();
+    }
 }
 
 /// Whether `pos` is a solved draw; false for any position outside these
 /// endings. The material test comes first, so other positions cost a few
 /// instructions and never build the table.
 pub(super) fn is_draw<R: Rules>(pos: &Position<R>) -> bool {
-    if pos.occupied().count_ones() > 3 {
+    // Only where a blocked side loses and kings end nothing: the table's
+    // values assume the normal goal.
+    if R::GOAL != Goal::Normal || pos.occupied().count_ones() > 3 {
         return false;
     }
     match index(pos) {
