@@ -60,6 +60,50 @@ fn the_search_returns_a_legal_move_in_every_position_of_random_games() {
 }
 
 #[test]
+fn every_variant_searches_legal_moves_in_random_games() {
+    use tempo::rules::{Breakthrough, English, Italian, Killer, Losing, LosingBrazilian, Russian};
+    random_game_moves_are_legal::<Losing>(7);
+    random_game_moves_are_legal::<LosingBrazilian>(7);
+    random_game_moves_are_legal::<Russian>(7);
+    random_game_moves_are_legal::<English>(7);
+    random_game_moves_are_legal::<Italian>(7);
+    random_game_moves_are_legal::<Killer>(7);
+    random_game_moves_are_legal::<Breakthrough>(7);
+}
+
+#[test]
+fn losing_draughts_seeks_to_give_its_pieces_away() {
+    use tempo::rules::Losing;
+    // White f4 (33) v Black d6 (22): 33-28 offers the man, Black must take
+    // it and White, with no piece left, wins. 33-29 keeps it.
+    let pos: Position<Losing> = parse_fen("W:W33:B22").unwrap();
+    let r = depth_search(pos, 4);
+    assert_eq!(
+        r.best,
+        Some(tempo::rules::notation::parse_move(&pos, "33-28").unwrap())
+    );
+    assert_eq!(r.score, MATE - 2, "a win two plies away");
+    // Having no move at the root is a win, not a loss.
+    let blocked: Position<Losing> = parse_fen("W:W46:B37,41").unwrap();
+    let r = depth_search(blocked, 3);
+    assert_eq!(r.best, None);
+    assert!(r.score >= MATE_BOUND, "{}", r.score);
+}
+
+#[test]
+fn breakthrough_scores_the_first_king_as_the_win() {
+    use tempo::rules::Breakthrough;
+    // White a9 (6) crowns on b10 (1) at once; Black is far behind.
+    let pos: Position<Breakthrough> = parse_fen("W:W6,31:B45,44").unwrap();
+    let r = depth_search(pos, 3);
+    assert_eq!(
+        r.best,
+        Some(tempo::rules::notation::parse_move(&pos, "6-1").unwrap())
+    );
+    assert_eq!(r.score, MATE - 1);
+}
+
+#[test]
 fn a_lost_position_has_no_move_and_a_loss_score() {
     let pos = parse_fen::<International>("W:W46:B41,37").unwrap();
     assert!(pos.is_lost());

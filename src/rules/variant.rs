@@ -328,3 +328,45 @@ impl Rules for Breakthrough {
     const START_ROWS: u32 = 4;
     const GOAL: Goal = Goal::FirstKing;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_back_to_its_variant() {
+        for kind in VariantKind::ALL {
+            assert_eq!(VariantKind::parse(kind.name()), Some(kind));
+            assert_eq!(VariantKind::ALL[kind.index()], kind);
+        }
+        for (alias, kind) in [
+            ("normal", VariantKind::International),
+            ("Standard", VariantKind::International),
+            ("antidraughts", VariantKind::Losing),
+            ("american", VariantKind::English),
+            ("checkers", VariantKind::English),
+            ("bt", VariantKind::Breakthrough),
+            (" russian ", VariantKind::Russian),
+        ] {
+            assert_eq!(VariantKind::parse(alias), Some(kind), "{alias}");
+        }
+        assert_eq!(VariantKind::parse("frisian"), None);
+        assert_eq!(VariantKind::parse(""), None);
+    }
+
+    #[test]
+    fn the_kind_of_each_rules_type_is_its_own() {
+        fn check<R: Rules>() {
+            assert_eq!(R::KIND.name(), R::NAME);
+        }
+        check::<International>();
+        check::<Brazilian>();
+        check::<Losing>();
+        check::<LosingBrazilian>();
+        check::<Russian>();
+        check::<English>();
+        check::<Italian>();
+        check::<Killer>();
+        check::<Breakthrough>();
+    }
+}

@@ -1,0 +1,284 @@
+//! One test per rule in which the other variants (issue #10) differ from
+//! International draughts: each position, given as a FEN, is checked against
+//! the EXACT set of legal moves in Hub long form (`from x to x captured...`),
+//! most of them next to the International or Brazilian answer for the same
+//! position, so the test shows the difference.
+//!
+//! Every expected set was worked out by hand on a drawn board; the comments
+//! give the reasoning. 8x8 squares: 1 = b8, 4 = h8, 29 = a1, 32 = g1 (row
+//! by row from White's top left), except Italian, whose board is turned:
+//! 1 = a8, 4 = g8, 29 = b1, 32 = h1. 10x10: 1 = b10, 46 = a1.
+
+use std::collections::BTreeSet;
+
+use tempo::game::{Game, GameResult, WinReason};
+use tempo::rules::notation::{format_move, parse_fen, parse_move};
+use tempo::rules::{
+    Brazilian, Breakthrough, English, International, Italian, Killer, Losing, LosingBrazilian,
+    MoveStyle, Piece, Position, Rules, Russian, Side, Square,
+};
+
+fn pos<R: Rules>(fen: &str) -> Position<R> {
+    parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+/// Asserts the exact set of legal moves of `fen` in Hub long form; fails
+/// if the engine lists one move twice.
+fn assert_moves<R: Rules>(fen: &str, expected: &[&str]) {
+    let p = pos::<R>(fen);
+    let list = p.legal_moves();
+    let got: BTreeSet<String> = list
+        .iter()
+        .map(|&m| format_move::<R>(m, MoveStyle::Hub))
+        .collect();
+    assert_eq!(got.len(), list.len(), "a move is listed twice in {fen}");
+    let want: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
+    assert_eq!(want.len(), expected.len(), "expected list has a duplicate");
+    assert_eq!(got, want, "{} legal moves of {fen}\n{p}", R::NAME);
+}
+
+fn play<R: Rules>(p: &Position<R>, text: &str) -> Position<R> {
+    let mv = parse_move(p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    p.play(mv)
+}
+
+fn piece_at<R: Rules>(p: &Position<R>, n: u8) -> Option<Piece> {
+    p.piece_at(Square::new(n).unwrap())
+}
+
+// ---------------------------------------------------------------------------
+// Russian
+// ---------------------------------------------------------------------------
+
+/// A man reaching the far row during a capture is crowned at once and goes
+/// on capturing as a (flying) king.
+#[test]
+fn russian_man_crowned_during_a_capture_goes_on_as_a_king() {
+    // White man b6 (9) takes c7 (6) and lands on d8 (2), the far row. As a
+    // king it goes on down the d8-h4 diagonal: e7 (7) empty, f6 (11) black,
+    // then g5 (16) or h4 (20).
+    let fen = "W:W9:B6,11";
+    assert_moves::<Russian>(fen, &["9x16x6x11", "9x20x6x11"]);
+    // Brazilian (International rules): a man passing the far row is not
+    // crowned; here it ends there, as a man may not take backwards from d8
+    // over empty e7.
+    assert_moves::<Brazilian>(fen, &["9x2x6"]);
+    let after = play(&pos::<Russian>(fen), "9x20x6x11");
+    assert_eq!(piece_at(&after, 20), Some(Piece::King(Side::White)));
+}
+
+/// Free choice among captures: the one taking fewer pieces is legal too.
+#[test]
+fn russian_and_english_have_no_majority_rule() {
+    // a3 (21) x b4 (17) -> c5 (14) x d6 (10) -> e7 (7): two pieces.
+    // h2 (28) x g3 (24) -> f4 (19): one piece, nothing more from f4.
+    let fen = "W:W21,28:B10,17,24";
+    assert_moves::<Russian>(fen, &["21x7x10x17", "28x19x24"]);
+    assert_moves::<English>(fen, &["21x7x10x17", "28x19x24"]);
+    assert_moves::<Brazilian>(fen, &["21x7x10x17"]);
+}
+
+/// A capture once begun must be completed: a flying king may not halt on a
+/// square of its line when another square of that line lets it go on.
+#[test]
+fn russian_capture_must_be_completed() {
+    // White: king b8 (1), men d4 (18), h2 (28), g1 (32); Black: e3 (23),
+    // g3 (24), c7 (6), e7 (7), g7 (8), d8 (2), f8 (3), h8 (4).
+    // The king takes c7 and may land on d6, e5 or f4 (g3 is black); only
+    // from f4 can it go on (over e3 to d2 or c1), so d6 and e5 are illegal
+    // halts. d4 takes e3 backwards to f2 and g3 to h4; h2 takes g3 to f4
+    // and e3 to d2.
+    let fen = "W:W18,28,32,K1:B2,3,4,6,7,8,23,24";
+    assert_moves::<Russian>(
+        fen,
+        &["1x26x6x23", "1x30x6x23", "18x20x23x24", "28x26x23x24"],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// English
+// ---------------------------------------------------------------------------
+
+/// Men capture forward only.
+#[test]
+fn english_men_capture_forward_only() {
+    // White man d4 (18): c5 (14) black with b6 (9) behind: forward capture;
+    // e3 (23) black with f2 (27) behind: a backward capture, not in English.
+    let fen = "W:W18:B14,23";
+    assert_moves::<English>(fen, &["18x9x14"]);
+    assert_moves::<Brazilian>(fen, &["18x9x14", "18x27x23"]);
+}
+
+/// Kings move one square and capture only an adjacent piece.
+#[test]
+fn english_kings_move_and_capture_one_square() {
+    // King c1 (30): b2 (25) and d2 (26), nothing further.
+    assert_moves::<English>("W:WK30:B4", &["30-25", "30-26"]);
+    // King a1 (29), black man d4 (18) two squares away: no capture, one step.
+    assert_moves::<English>("W:WK29:B18", &["29-25"]);
+    // Adjacent: b2 (25) black, c3 (22) empty behind.
+    assert_moves::<English>("W:WK29:B25", &["29x22x25"]);
+}
+
+/// A man crowned by a capture ends its move there.
+#[test]
+fn english_crowning_ends_the_move() {
+    // b6 (9) x c7 (6) -> d8 (2); a king on d8 could take e7 (7), but the
+    // move ends with the crowning. In Russian it goes on, flying, to any of
+    // f6 (11), g5 (16), h4 (20).
+    let fen = "W:W9:B6,7";
+    assert_moves::<English>(fen, &["9x2x6"]);
+    assert_moves::<Russian>(fen, &["9x11x6x7", "9x16x6x7", "9x20x6x7"]);
+    let after = play(&pos::<English>(fen), "9x2");
+    assert_eq!(piece_at(&after, 2), Some(Piece::King(Side::White)));
+}
+
+/// Black moves first from the start position.
+#[test]
+fn english_black_moves_first() {
+    let start = Position::<English>::start();
+    assert_eq!(start.side_to_move(), Side::Black);
+    assert_eq!(piece_at(&start, 1), Some(Piece::Man(Side::Black)));
+    assert_eq!(piece_at(&start, 32), Some(Piece::Man(Side::White)));
+    assert_eq!(
+        Position::<International>::start().side_to_move(),
+        Side::White
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Italian (board turned: 1 = a8, 21 = b3, 22 = d3, 25 = a2, 32 = h1)
+// ---------------------------------------------------------------------------
+
+/// The board: square 1 is a8, and the start moves are 21-17 ... 24-20.
+#[test]
+fn italian_board_is_turned() {
+    use tempo::rules::notation::parse_square;
+    assert_eq!(parse_square::<Italian>("a8").unwrap().get(), 1);
+    assert_eq!(parse_square::<Italian>("h1").unwrap().get(), 32);
+    assert_eq!(parse_square::<Italian>("b1").unwrap().get(), 29);
+    assert!(parse_square::<Italian>("a1").is_err());
+    let start = Position::<Italian>::start();
+    let moves: BTreeSet<String> = start
+        .legal_moves()
+        .iter()
+        .map(|&m| format_move::<Italian>(m, MoveStyle::Hub))
+        .collect();
+    let want = [
+        "21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20",
+    ];
+    assert_eq!(moves, want.iter().map(|s| s.to_string()).collect());
+}
+
+/// Men never capture kings.
+#[test]
+fn italian_men_do_not_capture_kings() {
+    // Man d3 (22): c4 (18) black king with b5 (13) empty behind: not a
+    // capture for a man; e4 (19) black man with f5 (15) behind: a capture.
+    assert_moves::<Italian>("W:W22:BK18,19", &["22x15x19"]);
+    // With the man gone, the man only steps (to e4; c4 is taken).
+    assert_moves::<Italian>("W:W22:BK18", &["22-19"]);
+}
+
+/// Among equal captures, the one made by a king comes first.
+#[test]
+fn italian_king_capture_precedes_a_man_capture() {
+    // Man d3 (22) x e4 (19) -> f5 (15); king a2 (25) x b3 (21) -> c4 (18).
+    assert_moves::<Italian>("W:W22,K25:B19,21", &["25x18x21"]);
+}
+
+/// Then the capture taking the most kings.
+#[test]
+fn italian_most_kings_taken() {
+    // King a2 (25) x man b3 (21); king h1 (32) x king g2 (28) -> f3 (23).
+    assert_moves::<Italian>("W:WK25,K32:B21,K28", &["32x23x28"]);
+}
+
+/// Then the capture meeting a king earliest.
+#[test]
+fn italian_earliest_king_taken() {
+    // King e4 (19), two ways to take two pieces, one of them a king:
+    // d5 (14, king) to c6, then b7 (5) to a8 (1): the king first;
+    // f5 (15) to g6, then f7 (7, king) to e8 (3): the king second.
+    assert_moves::<Italian>("W:WK19:B5,K7,K14,15", &["19x1x5x14"]);
+}
+
+/// Italian captures: most pieces first of all.
+#[test]
+fn italian_most_pieces_first() {
+    // Man b3 (21) x c4 (18) -> d5 (14) x e6 (11) -> f7 (7): two pieces;
+    // king h1 (32) x g2 (28) -> f3 (23): one piece, even by a king.
+    assert_moves::<Italian>("W:W21,K32:B11,18,28", &["21x7x11x18"]);
+}
+
+// ---------------------------------------------------------------------------
+// Killer
+// ---------------------------------------------------------------------------
+
+/// A king whose last captured piece is a king halts right behind it.
+#[test]
+fn killer_king_halts_behind_a_taken_king() {
+    // King a1 (46) x king c3 (37) on the long diagonal: Killer halts on d4
+    // (32); International may land on any empty square beyond.
+    assert_moves::<Killer>("W:WK46:BK37", &["46x32x37"]);
+    assert_moves::<International>(
+        "W:WK46:BK37",
+        &[
+            "46x32x37", "46x28x37", "46x23x37", "46x19x37", "46x14x37", "46x10x37", "46x5x37",
+        ],
+    );
+    // Taking a man, the Killer king lands where it likes.
+    assert_moves::<Killer>(
+        "W:WK46:B37",
+        &[
+            "46x32x37", "46x28x37", "46x23x37", "46x19x37", "46x14x37", "46x10x37", "46x5x37",
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Losing and Breakthrough: how the game is won
+// ---------------------------------------------------------------------------
+
+#[test]
+fn losing_is_won_by_the_side_that_cannot_move() {
+    // White to move with no pieces: White has won.
+    let gone = pos::<Losing>("W:W:B1,2");
+    assert_eq!(gone.winner(), Some(Side::White));
+    assert!(!gone.is_lost());
+    assert_eq!(pos::<International>("W:W:B1,2").winner(), Some(Side::Black));
+    // Blocked: White man on 46 (a1) with black men on 41 (b2) and 37 (c3)
+    // behind it; White cannot move and wins.
+    let blocked = pos::<Losing>("W:W46:B37,41");
+    assert_eq!(blocked.winner(), Some(Side::White));
+    // 8x8 too.
+    assert_eq!(
+        pos::<LosingBrazilian>("B:W29:B").winner(),
+        Some(Side::Black)
+    );
+    // A game records the reason.
+    let mut game = Game::new(pos::<Losing>("W:W33:B22"));
+    assert_eq!(game.result(), GameResult::Ongoing);
+    game.play_text("33-28").unwrap();
+    game.play_text("22x33").unwrap();
+    assert_eq!(game.result(), GameResult::WhiteWins(WinReason::GaveAwayAll));
+}
+
+#[test]
+fn breakthrough_is_won_by_the_first_king() {
+    // White man 6 steps to 1 (the far row): White has won at once, though
+    // Black still has moves.
+    let before = pos::<Breakthrough>("W:W6:B45");
+    assert_eq!(before.winner(), None);
+    let after = play(&before, "6-1");
+    assert_eq!(after.winner(), Some(Side::White));
+    assert!(after.is_lost());
+    let mut game = Game::new(before);
+    game.play_text("6-1").unwrap();
+    assert_eq!(game.result(), GameResult::WhiteWins(WinReason::FirstKing));
+    // In International the game goes on.
+    assert_eq!(
+        play(&pos::<International>("W:W6:B45"), "6-1").winner(),
+        None
+    );
+}
