@@ -266,7 +266,9 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
         gen.from = man;
         gen.empty = s.empty | man.mask();
         for &d in dirs {
-            gen.step_jump(man.mask(), 0, 0, d, dirs);
+            if gen.can_step_jump(man.mask(), 0, d) {
+                gen.step_jump(man.mask(), 0, 0, d, dirs);
+            }
         }
     }
     gen.targets = s.opp;
@@ -378,14 +380,23 @@ impl<R: Rules> Captures<'_, R> {
         }
         let mut more = false;
         for &next in dirs {
-            if next != d.reverse() {
-                more |= self.step_jump(land, captured, order, next, dirs);
+            // Checked here so that the common dead end costs no call.
+            if next != d.reverse() && self.can_step_jump(land, captured, next) {
+                more = true;
+                self.step_jump(land, captured, order, next, dirs);
             }
         }
         if !more {
             self.finish(land, captured, order);
         }
         true
+    }
+
+    /// Whether a short-range piece on `at` can jump the neighbour in `d`.
+    #[inline(always)]
+    fn can_step_jump(&self, at: u64, captured: u64, d: Dir) -> bool {
+        let over = R::Geometry::step(at, d) & self.targets & !captured;
+        R::Geometry::step(over, d) & self.empty != 0
     }
 
     /// A flying-king jump from `at` along `d`: over empty squares to the
