@@ -9,7 +9,9 @@ use crate::rules::notation::{format_move, parse_move, parse_position, to_fen};
 use crate::rules::{MoveStyle, Position, Rules};
 
 /// One game as PDN text: tags, then the moves in short notation, numbered,
-/// ten moves to a line, ending with the result.
+/// ten moves to a line, ending with the result. Each number starts a move of
+/// the variant's first side and its reply (White then Black; in English
+/// checkers Black then White).
 pub fn game_text<R: Rules>(record: &GameRecord, names: [&str; 2], event: &str) -> String {
     game_text_with::<R>(record, names, event, &[])
 }
@@ -56,16 +58,19 @@ pub fn game_text_with<R: Rules>(
         let Ok(mv) = parse_move(&pos, text) else {
             break;
         };
-        let white_to_move = pos.side_to_move() == crate::rules::Side::White;
+        // A numbered move is a move of the side that starts the game
+        // (Black in English checkers: `1. 11-15 23-19 2. ...`); a game
+        // from a position where the other side is to move starts `1...`.
+        let leads = pos.side_to_move() == R::FIRST_SIDE;
         let short = format_move::<R>(mv, MoveStyle::Short);
-        if white_to_move {
+        if leads {
             words.push(format!("{number}. {short}"));
         } else if i == 0 {
             words.push(format!("{number}... {short}"));
         } else {
             words.push(short);
         }
-        if !white_to_move {
+        if !leads {
             number += 1;
         }
         pos = pos.play(mv);
@@ -84,7 +89,7 @@ mod tests {
     use super::*;
     use crate::arena::Opening;
     use crate::rules::notation::to_hub;
-    use crate::rules::International;
+    use crate::rules::{English, International};
 
     #[test]
     fn a_game_prints_with_tags_numbers_and_result() {
@@ -113,5 +118,31 @@ mod tests {
             text.contains("1. 32-28 19-23 2. 28x19 14x23 1/2-1/2"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn english_games_number_black_then_white() {
+        let mut record = GameRecord {
+            index: 0,
+            first_is_white: true,
+            opening: Opening {
+                start: to_hub(&Position::<English>::start()),
+                moves: vec![],
+            },
+            moves: vec!["11-15".into(), "22-18".into(), "15x22x18".into()],
+            result: "*",
+            reason: "test".into(),
+            failure: None,
+        };
+        let text = game_text::<English>(&record, ["A", "B"], "t");
+        assert!(text.contains("[GameType \"21\"]"), "{text}");
+        assert!(!text.contains("[FEN"), "{text}");
+        assert!(text.contains("\n1. 11-15 22-18 2. 15x22 *\n"), "{text}");
+        // From a position with White (the second side) to move.
+        record.opening.start = "W:W22,23:B15".to_string();
+        record.moves = vec!["23-19".into(), "15x24x19".into()];
+        let text = game_text::<English>(&record, ["A", "B"], "t");
+        assert!(text.contains("[FEN \"W:W22,23:B15\"]"), "{text}");
+        assert!(text.contains("\n1... 23-19 2. 15x24 *\n"), "{text}");
     }
 }
