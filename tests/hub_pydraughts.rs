@@ -1,8 +1,11 @@
 //! A real Hub client: pydraughts' `HubEngine` drives `tempo hub` through
-//! complete International and Brazilian games (engine against itself and
-//! against a random mover), checking every move against its own legal
-//! moves and failing on any protocol error. The games themselves are in
-//! `tests/pydraughts/play_games.py`; see its docstring.
+//! complete games of every variant pydraughts shares with tempo
+//! (International, Brazilian, Russian, English, Italian, antidraughts,
+//! breakthrough), engine against itself and against a random mover,
+//! checking every move against its own legal moves, failing on any protocol
+//! error, and demanding that the engine beat the random mover every time.
+//! The games themselves are in `tests/pydraughts/play_games.py`; see its
+//! docstring.
 //!
 //! The Python interpreter is the one named by `TEMPO_PYTHON` (CI sets it
 //! from `.ci/python-env.sh`). Without it, this test makes a virtualenv in
@@ -15,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The whole run of games may take this long (it takes about 15 s).
+/// The whole run of games may take this long (it takes about 30 s).
 const DEADLINE: Duration = Duration::from_secs(600);
 
 fn manifest() -> &'static Path {

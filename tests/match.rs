@@ -1,10 +1,13 @@
 //! `tempo match` end to end: `tempo hub` plays refereed games against itself
 //! and against a random mover (the `random_mover` example), written to PDN
-//! that replays legally; an engine that plays an illegal move, crashes or
+//! that replays legally; in every variant it beats the random mover; an engine that plays an illegal move, crashes or
 //! never answers forfeits and the failure is counted by kind; bad arguments
 //! are refused with a message.
 
 use std::process::Command;
+
+use tempo::pdn::{game_type, needs_variant_tag};
+use tempo::rules::VariantKind;
 
 fn tempo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tempo"))
@@ -211,6 +214,105 @@ fn games_against_a_random_mover_replay_legally_from_the_pdn() {
             assert!(
                 result.lines().last().unwrap().starts_with("result="),
                 "{result}"
+            );
+        }
+    }
+}
+
+/// The value of tag `name` in one game of `pdn_games`' input.
+fn tag<'a>(game: &'a str, name: &str) -> Option<&'a str> {
+    let start = format!("[{name} \"");
+    game.lines()
+        .find_map(|l| l.strip_prefix(start.as_str()))
+        .map(|v| v.trim_end_matches("\"]"))
+}
+
+/// Every variant: tempo at depth 4 against the random mover, four games
+/// (two openings, each with both colours). Tempo must win every game, the
+/// PDN must carry the variant's tags, and `tempo game` must replay each
+/// game's moves legally to the same result, reached at its last move.
+#[test]
+fn tempo_beats_the_random_mover_in_every_variant() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = std::path::Path::new(exe)
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join("random_mover");
+    assert!(
+        mover.exists(),
+        "build the example first: {}",
+        mover.display()
+    );
+    for kind in VariantKind::ALL {
+        let variant = kind.name();
+        let pdn = temp_path(&format!("beat-random-{variant}.pdn"));
+        let _ = std::fs::remove_file(&pdn);
+        let out = tempo()
+            .args([
+                "match",
+                "--variant",
+                variant,
+                "--games",
+                "4",
+                "--depth",
+                "4",
+            ])
+            .args(["--engine", &format!("{exe} hub"), "--name", "tempo"])
+            .arg("--engine")
+            .arg(format!("{} 11", mover.display()))
+            .args(["--name", "random", "--max-plies", "400"])
+            .arg("--pdn")
+            .arg(&pdn)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{variant}: {stdout}");
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("wins=4 draws=0 losses=0")
+                && last.ends_with("illegal=0 timeouts=0 crashes=0"),
+            "{variant}: tempo did not win every game against the random mover:\n{stdout}"
+        );
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let games: Vec<&str> = text.split("[Event ").skip(1).collect();
+        assert_eq!(games.len(), 4, "{variant}: {text}");
+        for (game, (fen, moves)) in games.iter().zip(pdn_games(&text)) {
+            let game_type = game_type(kind).to_string();
+            assert_eq!(tag(game, "GameType"), Some(game_type.as_str()), "{game}");
+            let wanted_variant = needs_variant_tag(kind).then_some(variant);
+            assert_eq!(tag(game, "Variant"), wanted_variant, "{game}");
+            let white_is_tempo = tag(game, "White") == Some("tempo");
+            let result = tag(game, "Result").unwrap();
+            assert_eq!(
+                result,
+                if white_is_tempo { "1-0" } else { "0-1" },
+                "{variant}: {game}"
+            );
+            let mut replay = tempo();
+            replay.args(["game", "--variant", variant, "--moves", &moves]);
+            if let Some(fen) = fen {
+                replay.args(["--fen", &fen]);
+            }
+            let out = replay.output().unwrap();
+            let replayed = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{variant}: {moves}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let plies = moves
+                .split_whitespace()
+                .filter(|t| !t.ends_with('.'))
+                .count();
+            assert!(
+                replayed.contains(&format!(" end-ply={plies}\n")),
+                "{variant}: the game did not end at its last move:\n{replayed}"
+            );
+            let verdict = replayed.lines().last().unwrap();
+            assert!(
+                verdict.starts_with(&format!("result={result} ")),
+                "{variant}: {verdict}\n{game}"
             );
         }
     }

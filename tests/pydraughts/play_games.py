@@ -3,23 +3,43 @@
 Usage: python play_games.py PATH_TO_TEMPO [SEED]
 
 pydraughts starts `tempo hub`, reads its `id`/`param` lines, sends `init`,
-then plays International ("standard") and Brazilian games: the engine
-against itself, and against a random mover that picks among pydraughts'
-legal moves. pydraughts keeps the board: every engine move (and every
-ponder move) is checked against its legal moves, and a game ends when
-pydraughts' rules say so (win, or its draw rules). A game that pydraughts
-has not ended after MOVE_CAP plies is stopped there and still passes if
-every move was legal (pydraughts' draw rules may never fire between two
-cautious players).
+then plays games of every variant pydraughts and tempo share (International
+as "standard", Brazilian, Russian, English, Italian, antidraughts, and
+breakthrough; pydraughts has no Killer): in each, the engine against itself
+and against a random mover that picks among pydraughts' legal moves. The
+variant is set with `HubEngine.setoption("variant", NAME)` under pydraughts'
+own name; pydraughts sends it only because tempo lists its variants in its
+`param name=variant` line, and tempo must take pydraughts' spellings
+(`standard`, `antidraughts`, `breakthrough`).
 
-International moves go through `HubEngine.play`, pydraughts' own path.
-Brazilian moves go through `HubEngine.go`: pydraughts writes 8x8 moves with
-squares numbered from White's side (rows mirrored; its 9-13 is the
-standard 21-17), so this script translates the moves it sends and reads.
+pydraughts keeps the board: every engine move (and every ponder move) is
+checked against its legal moves, and a game ends when pydraughts' rules say
+so (win, or its draw rules). What each game must end in:
+- against the random mover: a win for the engine under pydraughts' rules,
+  within the variant's ply cap (a draw or the cap fails the test);
+- engine against itself: any end, or the ply cap, with every move legal.
+Every game pydraughts ends with a win is also replayed with `tempo game`,
+whose result must be the same win, at the same ply: the two programs agree
+on when and how a game is won.
+
+Moves are exchanged in three ways:
+- International, antidraughts, breakthrough and Italian go through
+  `HubEngine.play`, pydraughts' own path (its start position and its move
+  strings are tempo's);
+- Brazilian and Russian go through `HubEngine.go`: pydraughts writes 8x8
+  moves with squares numbered from White's side (rows mirrored; its 9-13 is
+  the standard 21-17), so this script translates the moves it sends and
+  reads;
+- English goes through `HubEngine.go` too: its move numbers are tempo's
+  (Black on 1-12 moves first), but pydraughts' `initial_hub_fen` for English
+  is in its internal rotated numbering with `W` to move, so this script
+  sends the start position built from pydraughts' FEN of the variant.
 
 Fails (exit 1) on any illegal move, any `error` from the engine, any line
-pydraughts did not expect (it logs a warning for each), or an engine that
-does not answer within WATCHDOG seconds. Prints one line per game.
+pydraughts did not expect (it logs a warning for each), an engine that does
+not answer within WATCHDOG seconds, a game against the random mover that the
+engine does not win, or a disagreement with `tempo game` about a win.
+Prints one line per game.
 """
 
 import logging
@@ -29,21 +49,33 @@ import sys
 import threading
 import time
 
-from draughts import WHITE, Board, Move
+from draughts import BLACK, WHITE, Board, Move
 from draughts.engine import HubEngine, Limit
 
-MOVE_CAP = 300
-MOVE_TIME = 0.05
 WATCHDOG = 30.0
+
+# pydraughts' variant name -> (tempo's command-line name, seconds a move,
+# ply cap). The variants added after the first two think less, so that the
+# whole run stays short.
+VARIANTS = {
+    "standard": ("international", 0.05, 300),
+    "brazilian": ("brazilian", 0.05, 300),
+    "russian": ("russian", 0.02, 200),
+    "english": ("english", 0.02, 200),
+    "italian": ("italian", 0.02, 200),
+    "antidraughts": ("losing", 0.02, 200),
+    "breakthrough": ("breakthrough", 0.02, 200),
+}
+
+# Moves through HubEngine.play (pydraughts' own path); the others through
+# HubEngine.go with the translations above.
+PLAY_PATH = {"standard", "antidraughts", "breakthrough", "italian"}
 
 # (variant, white, black): "engine" or "random".
 GAMES = [
-    ("standard", "engine", "engine"),
-    ("standard", "engine", "random"),
-    ("standard", "random", "engine"),
-    ("brazilian", "engine", "engine"),
-    ("brazilian", "engine", "random"),
-    ("brazilian", "random", "engine"),
+    (variant, white, black)
+    for variant in VARIANTS
+    for white, black in [("engine", "engine"), ("engine", "random"), ("random", "engine")]
 ]
 
 
@@ -65,11 +97,30 @@ def mirror8(square):
 
 
 def translate(move, variant):
-    """A Hub move between pydraughts' numbering and the standard one."""
-    if variant != "brazilian":
+    """A Hub move between pydraughts' numbering and tempo's (they differ
+    only for Brazilian and Russian, mirrored rows)."""
+    if variant not in ("brazilian", "russian"):
         return move
     separator = "-" if "-" in move else "x"
     return separator.join(str(mirror8(int(s))) for s in move.split(separator))
+
+
+def start_position(variant):
+    """The Hub position string of the variant's start, in tempo's numbering."""
+    board = Board(variant)
+    if variant != "english":
+        return board._game.initial_hub_fen
+    # pydraughts' FEN of an English board is in the numbering of its moves
+    # (tempo's): "B:W21,...,32:B1,...,12", K before a king.
+    side, *sections = board.fen.split(":")
+    squares = ["e"] * 32
+    for section in sections:
+        colour, pieces = section[0], section[1:]
+        for piece in filter(None, pieces.split(",")):
+            king = piece.startswith("K")
+            letter = colour.lower() if not king else colour.upper()
+            squares[int(piece.lstrip("K")) - 1] = letter
+    return side + "".join(squares)
 
 
 def key(move):
@@ -108,21 +159,20 @@ class Watchdog:
         self.engine.p.kill()
 
 
-def engine_move(engine, board, variant):
+def engine_move(engine, board, variant, start):
     """Asks the engine for a move; returns pydraughts' Move for it after
     checking it (and the ponder move) against the legal moves."""
     legal = legal_keys(board)
+    move_time = VARIANTS[variant][1]
     with Watchdog(engine) as dog:
         try:
-            if variant == "standard":
-                result = engine.play(board, Limit(movetime=MOVE_TIME), ponder=False)
+            if variant in PLAY_PATH:
+                result = engine.play(board, Limit(movetime=move_time), ponder=False)
                 best, ponder_move = result.move.hub_move, result.ponder
                 ponder = ponder_move.hub_move if ponder_move else None
             else:
                 history = " ".join(translate(m.hub_move, variant) for m in board.move_stack)
-                best, ponder = engine.go(
-                    board._game.initial_hub_fen, moves=history, movetime=MOVE_TIME
-                )
+                best, ponder = engine.go(start, moves=history, movetime=move_time)
                 best = translate(best, variant)
                 ponder = translate(ponder, variant) if ponder else None
         except KeyError as e:
@@ -141,37 +191,72 @@ def engine_move(engine, board, variant):
     return move
 
 
-def play(engine, variant, white, black, rng):
+def referee(tempo, variant, board):
+    """`tempo game`'s verdict on the game: (result, end ply or None)."""
+    moves = " ".join(translate(m.hub_move, variant) for m in board.move_stack)
+    out = subprocess.run(
+        [tempo, "game", "--variant", VARIANTS[variant][0], "--moves", moves],
+        capture_output=True,
+        text=True,
+        timeout=WATCHDOG,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"{variant}: tempo game refused the game: {out.stderr}\n{moves}")
+    lines = out.stdout.splitlines()
+    fields = dict(f.split("=", 1) for line in lines[-2:] for f in line.split())
+    end = None if fields["end-ply"] == "-" else int(fields["end-ply"])
+    return fields["result"], end
+
+
+def play(engine, tempo, variant, white, black, rng):
     """Plays one game; returns (plies, outcome text)."""
     engine.setoption("variant", variant)
     engine.send("new-game")
     board = Board(variant)
-    while not board.is_over() and len(board.move_stack) < MOVE_CAP:
+    start = start_position(variant)
+    cap = VARIANTS[variant][2]
+    while not board.is_over() and len(board.move_stack) < cap:
         player = white if board.turn == WHITE else black
         if player == "engine":
-            move = engine_move(engine, board, variant)
+            move = engine_move(engine, board, variant, start)
         else:
             move = rng.choice(board.legal_moves())
         board.push(move)
+    plies = len(board.move_stack)
     winner = board.winner()
     if winner is None:
-        outcome = f"stopped at the {MOVE_CAP}-ply cap, every move legal"
+        outcome = f"stopped at the {cap}-ply cap, every move legal"
     elif winner == 0:
         outcome = "draw by pydraughts' rules"
     else:
         outcome = "white wins" if winner == WHITE else "black wins"
-    return len(board.move_stack), outcome
+        result, end = referee(tempo, variant, board)
+        wanted = "1-0" if winner == WHITE else "0-1"
+        if (result, end) != (wanted, plies):
+            raise SystemExit(
+                f"{variant} {white} vs {black}: pydraughts says {outcome} after {plies} plies, "
+                f"tempo game says {result} at ply {end}"
+            )
+    if "random" in (white, black):
+        engine_colour = WHITE if white == "engine" else BLACK
+        if winner != engine_colour:
+            raise SystemExit(
+                f"{variant} {white} vs {black}: the engine did not beat the random mover: "
+                f"{outcome} after {plies} plies\nmoves (pydraughts' numbering): "
+                + " ".join(m.hub_move for m in board.move_stack)
+            )
+    return plies, outcome
 
 
-def play_all(engine, rng):
+def play_all(engine, tempo, rng):
     """init, every game, then ping and quit; the engine must exit cleanly."""
     with Watchdog(engine):
         engine.init()
     for variant, white, black in GAMES:
         game_started = time.time()
-        plies, outcome = play(engine, variant, white, black, rng)
+        plies, outcome = play(engine, tempo, variant, white, black, rng)
         print(
-            f"{variant:9} {white:6} vs {black:6}: {plies:3} plies, {outcome} "
+            f"{variant:12} {white:6} vs {black:6}: {plies:3} plies, {outcome} "
             f"({time.time() - game_started:.1f} s)",
             flush=True,
         )
@@ -201,10 +286,12 @@ def main():
     if engine.id.get("name") != "tempo":
         raise SystemExit(f"unexpected id: {engine.id}")
     missing = {"variant", "threads", "hash", "multipv"} - engine.options
-    if missing or not {"normal", "brazilian"} <= engine.variants:
+    hub_names = {"normal", "brazilian", "losing", "losing-brazilian", "russian", "english",
+                 "italian", "killer", "bt"}
+    if missing or engine.variants != hub_names:
         raise SystemExit(f"parameters: {engine.options}, variants: {engine.variants}")
     try:
-        play_all(engine, rng)
+        play_all(engine, sys.argv[1], rng)
     finally:
         if engine.p.poll() is None:
             engine.p.kill()
