@@ -189,9 +189,19 @@ struct Shared<'a> {
     counters: Vec<Counter>,
     hard: Option<Duration>,
     node_limit: Option<u64>,
+    /// The deepest iteration a helper thread completed, if any.
+    helper_best: parking_lot::Mutex<Option<SearchResult>>,
 }
 
 impl Shared<'_> {
+    /// Keeps a helper's completed iteration if it is the deepest so far.
+    fn offer(&self, result: &SearchResult) {
+        let mut best = self.helper_best.lock();
+        if best.as_ref().is_none_or(|b| result.depth > b.depth) {
+            *best = Some(result.clone());
+        }
+    }
+
     fn nodes(&self) -> u64 {
         self.counters
             .iter()
@@ -219,6 +229,7 @@ pub fn search<R: Rules>(
             .collect(),
         hard: budget.hard,
         node_limit: setup.limits.nodes,
+        helper_best: parking_lot::Mutex::new(None),
     };
     let threads = setup.threads.max(1);
     std::thread::scope(|scope| {
@@ -235,8 +246,19 @@ pub fn search<R: Rules>(
                 });
         }
         let mut main = Worker::new(0, setup, &shared);
-        let result = main.iterate(setup, budget.soft, report);
+        let mut result = main.iterate(setup, budget.soft, report);
         control.stop();
+        // Lazy SMP: a helper that completed a deeper iteration than the main
+        // thread (it may have stopped the search by reaching the depth
+        // limit first) gives the answer. Only for a single line: the other
+        // lines of a multi-PV search are the main thread's.
+        if setup.multipv <= 1 {
+            if let Some(deeper) = shared.helper_best.lock().take() {
+                if deeper.depth > result.depth && deeper.best.is_some() {
+                    result = deeper;
+                }
+            }
+        }
         SearchResult {
             nodes: shared.nodes(),
             ..result

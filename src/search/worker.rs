@@ -173,6 +173,15 @@ impl<'a, R: Rules> Worker<'a, R> {
                     result.depth = depth;
                 }
             }
+            if self.id != 0 && !self.stopped {
+                self.shared.offer(&result);
+                // The first thread to complete the depth limit ends the
+                // search (never while the answer must be held back).
+                if depth == max_depth && !self.shared.control.pondering() && !setup.limits.infinite
+                {
+                    self.shared.control.stop();
+                }
+            }
             if self.stopped || self.id != 0 {
                 if self.stopped || self.shared.control.stopped() {
                     break;
