@@ -42,7 +42,11 @@ pub enum WinReason {
 impl WinReason {
     /// The win in words, for `winner`.
     fn describe(self, winner: Side) -> String {
-        let loser = winner.opponent();
+        let name = |side: Side| match side {
+            Side::White => "White",
+            Side::Black => "Black",
+        };
+        let (winner, loser) = (name(winner), name(winner.opponent()));
         match self {
             WinReason::NoPieces | WinReason::Blocked => format!("{loser} has no legal move"),
             WinReason::GaveAwayAll => format!("{winner} has no pieces left (losing draughts)"),

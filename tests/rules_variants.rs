@@ -262,6 +262,14 @@ fn losing_is_won_by_the_side_that_cannot_move() {
     game.play_text("33-28").unwrap();
     game.play_text("22x33").unwrap();
     assert_eq!(game.result(), GameResult::WhiteWins(WinReason::GaveAwayAll));
+    assert_eq!(
+        game.result().describe(),
+        "White has no pieces left (losing draughts)"
+    );
+    assert_eq!(
+        GameResult::WhiteWins(WinReason::Blocked).describe(),
+        "Black has no legal move"
+    );
 }
 
 #[test]
