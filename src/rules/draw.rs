@@ -580,16 +580,19 @@ pub fn occurrences(history: &[u64]) -> u32 {
 /// unless the side to move captures at once or the other king sits in a
 /// corner of the long diagonal with the mover on it; 2K v K is drawn in
 /// most positions but not all (a sacrifice can decoy the lone king), which
-/// the table knows. The table is built on first use (about 0.4 s for
-/// International and 0.1 s for Brazilian, optimised) and shared by all
-/// threads. Any other material returns false at once.
+/// the table knows. The table is built by [`prepare_certain_draw`] (about
+/// 0.4 s for International and 0.1 s for Brazilian, optimised) and shared by
+/// all threads; until then this answers false ("unknown") and never waits.
+/// Any other material returns false at once.
 pub fn certain_draw<R: Rules>(pos: &Position<R>) -> bool {
     solved::is_draw(pos)
 }
 
-/// Builds the table behind [`certain_draw`] for `R` now (at the protocol's
-/// `init`, say), so that the first call inside a search does not wait for
-/// it. Calling it again costs nothing.
+/// Builds the table behind [`certain_draw`] for `R` now; until it is built,
+/// [`certain_draw`] answers "unknown". The engine calls it off the protocol
+/// thread at start and on a variant change; `bench`, `analyse` and the book
+/// builder call it first, so their results do not depend on timing.
+/// Calling it again costs nothing.
 pub fn prepare_certain_draw<R: Rules>() {
     solved::prepare::<R>();
 }
@@ -756,6 +759,7 @@ mod tests {
     /// drawn, since a king can always reach an edge square, where it cannot
     /// be taken. The solved table must agree everywhere.
     fn king_v_king_matches_the_hand_analysis<R: Rules>() {
+        prepare_certain_draw::<R>();
         let n = <R::Geometry as Geometry>::SQUARES as u8;
         let rows = <R::Geometry as Geometry>::ROWS;
         let row_file = |sq: u8| <R::Geometry as Geometry>::row_file(Square::new(sq).unwrap());
@@ -788,6 +792,7 @@ mod tests {
 
     #[test]
     fn two_kings_v_king_is_not_always_drawn() {
+        prepare_certain_draw::<International>();
         // The lone king on 46 must take 37 and land on 32 or 28, where the
         // king on 23 takes it.
         let decoy = parse_fen::<International>("B:WK37,K23:BK46").unwrap();
@@ -798,6 +803,15 @@ mod tests {
         prepare_certain_draw::<Brazilian>();
         let brazilian = parse_fen::<Brazilian>("B:WK1,K3:BK21").unwrap();
         assert!(certain_draw(&brazilian));
+    }
+
+    #[test]
+    fn certain_draw_answers_unknown_until_the_table_is_built() {
+        // Russian's table is built by no other test of this binary.
+        let pos = parse_fen::<crate::rules::Russian>("W:WK1:BK30").unwrap();
+        assert!(!certain_draw(&pos), "not built yet: unknown");
+        prepare_certain_draw::<crate::rules::Russian>();
+        assert!(certain_draw(&pos), "K v K off the long diagonal is drawn");
     }
 
     #[test]
