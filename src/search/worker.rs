@@ -25,10 +25,10 @@ const SCORE_DROP: i32 = 30;
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.0;
 /// Reverse futility pruning: depth limit and margin per ply.
-const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_MARGIN: i32 = 60;
 /// Late-move pruning applies up to this depth.
-const LATE_MOVE_DEPTH: i32 = 3;
+const LATE_MOVE_DEPTH: i32 = 4;
 /// Quiescence uses the table only with at least this many kings on the board.
 const QS_TABLE_KINGS: u32 = 4;
 /// Multiplier that separates table keys of quiescence nodes by threat budget.
