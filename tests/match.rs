@@ -152,10 +152,10 @@ fn pdn_games(text: &str) -> Vec<(Option<String>, String)> {
         .collect()
 }
 
-#[test]
-fn games_against_a_random_mover_replay_legally_from_the_pdn() {
-    let exe = env!("CARGO_BIN_EXE_tempo");
-    let mover = std::path::Path::new(exe)
+/// The random mover example next to the tempo binary (the full `cargo
+/// test` builds it).
+fn random_mover() -> std::path::PathBuf {
+    let mover = std::path::Path::new(env!("CARGO_BIN_EXE_tempo"))
         .parent()
         .unwrap()
         .join("examples")
@@ -165,6 +165,13 @@ fn games_against_a_random_mover_replay_legally_from_the_pdn() {
         "build the example first: {}",
         mover.display()
     );
+    mover
+}
+
+#[test]
+fn games_against_a_random_mover_replay_legally_from_the_pdn() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = random_mover();
     for variant in ["international", "brazilian"] {
         let pdn = temp_path(&format!("random-{variant}.pdn"));
         let _ = std::fs::remove_file(&pdn);
@@ -234,16 +241,7 @@ fn tag<'a>(game: &'a str, name: &str) -> Option<&'a str> {
 #[test]
 fn tempo_beats_the_random_mover_in_every_variant() {
     let exe = env!("CARGO_BIN_EXE_tempo");
-    let mover = std::path::Path::new(exe)
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join("random_mover");
-    assert!(
-        mover.exists(),
-        "build the example first: {}",
-        mover.display()
-    );
+    let mover = random_mover();
     for kind in VariantKind::ALL {
         let variant = kind.name();
         let pdn = temp_path(&format!("beat-random-{variant}.pdn"));

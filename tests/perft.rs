@@ -12,7 +12,6 @@
 //!   and rejects a bad `--fen` with a message and a non-zero exit.
 
 use std::process::Command;
-use std::time::Instant;
 
 use tempo::rules::notation::parse_fen;
 use tempo::rules::perft::{divide, perft, perft_threads};
@@ -23,35 +22,12 @@ const NORMAL_TIER_MAX_NODES: u64 = 150_000_000;
 
 const DATA: &str = include_str!("data/perft.tsv");
 
-/// One row of `tests/data/perft.tsv`.
-#[derive(Debug)]
-struct Row {
-    variant: String,
-    name: String,
-    convention: String,
-    depth: u32,
-    nodes: u64,
-    fen: String,
-}
+#[path = "common/perft_table.rs"]
+mod perft_table;
+use perft_table::Row;
 
 fn rows() -> Vec<Row> {
-    let mut out = Vec::new();
-    for (i, line) in DATA.lines().enumerate() {
-        if line.starts_with('#') || line.starts_with("variant\t") || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 6, "line {}: expected 6 fields: {line}", i + 1);
-        out.push(Row {
-            variant: f[0].to_string(),
-            name: f[1].to_string(),
-            convention: f[2].to_string(),
-            depth: f[3].parse().expect("depth"),
-            nodes: f[4].parse().expect("nodes"),
-            fen: f[5].to_string(),
-        });
-    }
-    out
+    perft_table::rows(DATA)
 }
 
 fn perft_of<R: Rules>(fen: &str, depth: u32) -> u64 {
@@ -67,34 +43,9 @@ fn engine_count(row: &Row) -> u64 {
     }
 }
 
-/// Runs the U rows selected by `keep`, prints one line per row and fails
-/// with the list of rows that differ.
+/// Runs the U rows selected by `keep` (see `perft_table::check_u_rows`).
 fn check_u_rows(keep: impl Fn(&Row) -> bool) -> usize {
-    let mut checked = 0;
-    let mut wrong = Vec::new();
-    for row in rows().iter().filter(|r| r.convention == "U" && keep(r)) {
-        let started = Instant::now();
-        let got = engine_count(row);
-        let status = if got == row.nodes { "ok" } else { "WRONG" };
-        println!(
-            "{status:5} {} {} depth {}: expected {} got {} ({:.2} s)",
-            row.variant,
-            row.name,
-            row.depth,
-            row.nodes,
-            got,
-            started.elapsed().as_secs_f64()
-        );
-        if got != row.nodes {
-            wrong.push(format!(
-                "{} {} depth {}: expected {}, got {}",
-                row.variant, row.name, row.depth, row.nodes, got
-            ));
-        }
-        checked += 1;
-    }
-    assert!(wrong.is_empty(), "perft differs:\n{}", wrong.join("\n"));
-    checked
+    perft_table::check_u_rows(&rows(), keep, engine_count)
 }
 
 #[test]

@@ -13,7 +13,6 @@
 //!   captured set), must be exactly the engine's legal moves.
 
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 use tempo::rules::notation::{parse_fen, to_fen};
 use tempo::rules::perft::perft;
@@ -29,32 +28,12 @@ const REFERENCE_MAX_NODES: u64 = 3_000_000;
 
 const DATA: &str = include_str!("data/perft_variants.tsv");
 
-#[derive(Debug)]
-struct Row {
-    variant: String,
-    name: String,
-    convention: String,
-    depth: u32,
-    nodes: u64,
-    fen: String,
-}
+#[path = "common/perft_table.rs"]
+mod perft_table;
+use perft_table::Row;
 
 fn rows() -> Vec<Row> {
-    DATA.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("variant\t") && !l.trim().is_empty())
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            assert_eq!(f.len(), 6, "expected 6 fields: {line}");
-            Row {
-                variant: f[0].to_string(),
-                name: f[1].to_string(),
-                convention: f[2].to_string(),
-                depth: f[3].parse().expect("depth"),
-                nodes: f[4].parse().expect("nodes"),
-                fen: f[5].to_string(),
-            }
-        })
-        .collect()
+    perft_table::rows(DATA)
 }
 
 fn perft_of<R: Rules>(fen: &str, depth: u32) -> u64 {
@@ -75,28 +54,7 @@ fn engine_count(row: &Row) -> u64 {
 }
 
 fn check_u_rows(keep: impl Fn(&Row) -> bool) -> usize {
-    let mut checked = 0;
-    let mut wrong = Vec::new();
-    for row in rows().iter().filter(|r| r.convention == "U" && keep(r)) {
-        let started = Instant::now();
-        let got = engine_count(row);
-        println!(
-            "{} {} {} depth {}: expected {} got {} ({:.2} s)",
-            if got == row.nodes { "ok   " } else { "WRONG" },
-            row.variant,
-            row.name,
-            row.depth,
-            row.nodes,
-            got,
-            started.elapsed().as_secs_f64()
-        );
-        if got != row.nodes {
-            wrong.push(format!("{row:?}: got {got}"));
-        }
-        checked += 1;
-    }
-    assert!(wrong.is_empty(), "perft differs:\n{}", wrong.join("\n"));
-    checked
+    perft_table::check_u_rows(&rows(), keep, engine_count)
 }
 
 #[test]

@@ -1,0 +1,72 @@
+//! The perft tables under `tests/data/` (tab separated: variant, name,
+//! convention, depth, nodes, fen; `#` lines and the header skipped), read
+//! and checked the same way by `tests/perft.rs` and `tests/perft_variants.rs`.
+
+use std::time::Instant;
+
+/// One row of a table.
+#[derive(Debug)]
+pub struct Row {
+    pub variant: String,
+    pub name: String,
+    pub convention: String,
+    pub depth: u32,
+    pub nodes: u64,
+    pub fen: String,
+}
+
+/// Every row of `data`; fails on a malformed line.
+pub fn rows(data: &str) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (i, line) in data.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("variant\t") || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "line {}: expected 6 fields: {line}", i + 1);
+        out.push(Row {
+            variant: f[0].to_string(),
+            name: f[1].to_string(),
+            convention: f[2].to_string(),
+            depth: f[3].parse().expect("depth"),
+            nodes: f[4].parse().expect("nodes"),
+            fen: f[5].to_string(),
+        });
+    }
+    out
+}
+
+/// Counts every U row of `rows` that `keep` selects with `count`, prints
+/// one line per row and fails with the list of rows that differ; returns
+/// how many rows were checked.
+pub fn check_u_rows(
+    rows: &[Row],
+    keep: impl Fn(&Row) -> bool,
+    count: impl Fn(&Row) -> u64,
+) -> usize {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for row in rows.iter().filter(|r| r.convention == "U" && keep(r)) {
+        let started = Instant::now();
+        let got = count(row);
+        let status = if got == row.nodes { "ok" } else { "WRONG" };
+        println!(
+            "{status:5} {} {} depth {}: expected {} got {} ({:.2} s)",
+            row.variant,
+            row.name,
+            row.depth,
+            row.nodes,
+            got,
+            started.elapsed().as_secs_f64()
+        );
+        if got != row.nodes {
+            wrong.push(format!(
+                "{} {} depth {}: expected {}, got {}",
+                row.variant, row.name, row.depth, row.nodes, got
+            ));
+        }
+        checked += 1;
+    }
+    assert!(wrong.is_empty(), "perft differs:\n{}", wrong.join("\n"));
+    checked
+}
