@@ -206,24 +206,30 @@ fn games_against_a_random_mover_replay_legally_from_the_pdn() {
         let games = pdn_games(&text);
         assert_eq!(games.len(), 2);
         for (fen, moves) in games {
-            let mut replay = tempo();
-            replay.args(["game", "--variant", variant, "--moves", &moves]);
-            if let Some(fen) = fen {
-                replay.args(["--fen", &fen]);
-            }
-            let out = replay.output().unwrap();
-            let result = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success(),
-                "{moves}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let result = replay(variant, fen, &moves);
             assert!(
                 result.lines().last().unwrap().starts_with("result="),
                 "{result}"
             );
         }
     }
+}
+
+/// `tempo game` replaying `moves` of `variant` (from `fen` if given); fails
+/// unless it accepts them. Returns its output.
+fn replay(variant: &str, fen: Option<String>, moves: &str) -> String {
+    let mut command = tempo();
+    command.args(["game", "--variant", variant, "--moves", moves]);
+    if let Some(fen) = fen {
+        command.args(["--fen", &fen]);
+    }
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{variant}: {moves}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The value of tag `name` in one game of `pdn_games`' input.
@@ -287,18 +293,7 @@ fn tempo_beats_the_random_mover_in_every_variant() {
                 if white_is_tempo { "1-0" } else { "0-1" },
                 "{variant}: {game}"
             );
-            let mut replay = tempo();
-            replay.args(["game", "--variant", variant, "--moves", &moves]);
-            if let Some(fen) = fen {
-                replay.args(["--fen", &fen]);
-            }
-            let out = replay.output().unwrap();
-            let replayed = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success(),
-                "{variant}: {moves}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let replayed = replay(variant, fen, &moves);
             let plies = moves
                 .split_whitespace()
                 .filter(|t| !t.ends_with('.'))
