@@ -9,6 +9,7 @@ mod game;
 mod hub;
 mod matches;
 mod perft;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -84,6 +85,8 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Opening books: build one by search, probe a position.
     Book(book::BookArgs),
+    /// Fit the evaluation weights to the results of finished games (PDN).
+    Tune(tune::TuneArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -98,5 +101,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Dxp(args)) => dxp::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Book(args)) => book::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
     }
 }
