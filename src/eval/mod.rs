@@ -241,15 +241,21 @@ pub fn evaluate_with<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
     }
 }
 
+/// The value of a king in `R`: flying or short.
+#[inline(always)]
+fn king_value<R: Rules>(w: &Weights) -> i32 {
+    if R::FLYING_KINGS {
+        w.king
+    } else {
+        w.short_king
+    }
+}
+
 /// The White-view bonus for exchanging while ahead: the material lead
 /// times `simplify`, growing with the number of pieces off the board.
 #[inline(always)]
 fn simplify_bonus<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
-    let king = if R::FLYING_KINGS {
-        w.king
-    } else {
-        w.short_king
-    };
+    let king = king_value::<R>(w);
     let material = |side| {
         w.man * pos.men(side).count_ones() as i32 + king * pos.kings(side).count_ones() as i32
     };
@@ -301,11 +307,7 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let men = pos.men(side);
     let kings = pos.kings(side);
     let total = pos.occupied().count_ones() as i32;
-    let king = if R::FLYING_KINGS {
-        w.king
-    } else {
-        w.short_king
-    };
+    let king = king_value::<R>(w);
     let mut s = w.man * men.count_ones() as i32 + king * kings.count_ones() as i32;
     if men != 0 {
         for a in 1..R::Geometry::ROWS - 1 {
@@ -324,7 +326,7 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         s += w.mobility * safe_man_moves::<R>(pos, side) as i32;
         s += structure::<R>(pos, side, w);
         if R::Geometry::SQUARES == 50 {
-            s += square_bonus(men, side, &w.man_square);
+            s += square_bonus::<R::Geometry>(men, side, &w.man_square);
         }
     }
     if kings != 0 && pos.kings(side.opponent()) == 0 {
@@ -392,14 +394,14 @@ fn safe_man_moves<R: Rules>(pos: &Position<R>, side: Side) -> u32 {
 /// The sum of `table` over the squares of `men` (10x10), each seen from
 /// its owner's side.
 #[inline(always)]
-fn square_bonus(men: u64, side: Side, table: &[i32; 50]) -> i32 {
+fn square_bonus<G: Geometry>(men: u64, side: Side, table: &[i32; 50]) -> i32 {
     let mut sum = 0;
     let mut rest = men;
     while rest != 0 {
         let bit = rest.trailing_zeros();
         rest &= rest - 1;
-        // Ten squares and one ghost bit per two rows.
-        let square = (bit - bit / 11) as usize;
+        // Two rows of squares, then one ghost bit (as in `Geometry::square`).
+        let square = (bit - bit / (2 * G::PER_ROW + 1)) as usize;
         sum += match side {
             Side::White => table[square],
             Side::Black => table[49 - square],
@@ -560,13 +562,12 @@ mod tests {
         let mut table = [0; 50];
         table[27] = 5; // square 28 for White, 23 for Black
         table[0] = 1; // square 1 for White, 50 for Black
-        let white = bit_of::<crate::rules::geometry::Board10>(28)
-            | bit_of::<crate::rules::geometry::Board10>(1);
-        assert_eq!(square_bonus(white, Side::White, &table), 6);
-        let black = bit_of::<crate::rules::geometry::Board10>(23)
-            | bit_of::<crate::rules::geometry::Board10>(50);
-        assert_eq!(square_bonus(black, Side::Black, &table), 6);
-        assert_eq!(square_bonus(black, Side::White, &table), 0);
+        use crate::rules::Board10;
+        let white = bit_of::<Board10>(28) | bit_of::<Board10>(1);
+        assert_eq!(square_bonus::<Board10>(white, Side::White, &table), 6);
+        let black = bit_of::<Board10>(23) | bit_of::<Board10>(50);
+        assert_eq!(square_bonus::<Board10>(black, Side::Black, &table), 6);
+        assert_eq!(square_bonus::<Board10>(black, Side::White, &table), 0);
     }
 
     #[test]
