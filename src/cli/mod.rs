@@ -4,6 +4,7 @@
 mod analyse;
 pub mod bench;
 mod book;
+pub mod cpu;
 mod dxp;
 mod game;
 mod hub;
