@@ -17,7 +17,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::VariantArg;
-use crate::eval::{evaluate_with, weights_for, Weights};
+use crate::eval::{evaluate_with, weights_for, EvalTable, Weights};
 use crate::game::Game;
 use crate::pdn::{read_games, PdnGame};
 use crate::rules::movegen::side_has_capture;
@@ -193,13 +193,14 @@ fn sigmoid(score: i32, scale: f64) -> f64 {
 /// chunks' sums are added in a fixed order, so equal weights give equal
 /// errors (a weight without effect never looks better).
 fn error<R: Rules>(samples: &[Sample<R>], weights: &Weights, scale: f64) -> f64 {
+    let table = EvalTable::of::<R::Geometry>(*weights);
     let sums: Vec<f64> = samples
         .par_chunks(4096)
         .map(|chunk| {
             chunk
                 .iter()
                 .map(|s| {
-                    let own = evaluate_with(&s.pos, weights);
+                    let own = evaluate_with(&s.pos, &table);
                     let white = match s.pos.side_to_move() {
                         Side::White => own,
                         Side::Black => -own,

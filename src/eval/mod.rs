@@ -2,9 +2,11 @@
 //! the side to move. Depends only on the rules core.
 //!
 //! All weights sit in one table, `Weights`, so a tuning run can fit them to
-//! game results (`tempo tune`). Features are computed with popcounts over
-//! region masks of the board, plus one table lookup per man for the
-//! per-square values on 10x10.
+//! game results (`tempo tune`). The terms that are a sum over men of a value
+//! per square (material, advancement, centre, outposts, edges and the
+//! per-square values) are folded into an [`EvalTable`] once, and read one
+//! byte of the men's bitboard at a time; the rest are popcounts over region
+//! masks of the board.
 
 use crate::rules::{Geometry, Goal, Position, Rules, Side};
 
@@ -171,6 +173,110 @@ pub const fn weights_for<R: Rules>() -> &'static Weights {
     }
 }
 
+/// The evaluation table of the 10x10 weights.
+static TABLE_10X10: EvalTable = EvalTable::of::<crate::rules::Board10>(WEIGHTS);
+/// The evaluation table of the 8x8 weights (the mirrored Italian board has
+/// the same rows and bit layout, so the same table).
+static TABLE_8X8: EvalTable = EvalTable::of::<crate::rules::Board8>(WEIGHTS_8X8);
+
+/// The evaluation table the search uses for the board of `R`.
+#[inline(always)]
+pub fn table_for<R: Rules>() -> &'static EvalTable {
+    if R::Geometry::SQUARES == 50 {
+        &TABLE_10X10
+    } else {
+        &TABLE_8X8
+    }
+}
+
+/// Bytes of a men bitboard that the per-square sums cover (bits 0..56; the
+/// 10x10 board's highest square is bit 53).
+const CHUNKS: usize = 7;
+
+/// A set of weights ready to evaluate with: the weights, and for each side
+/// and each byte of the men's bitboard the sum of the per-square terms over
+/// the men that byte holds.
+#[derive(Clone, Debug)]
+pub struct EvalTable {
+    /// The weights the table was made from.
+    pub weights: Weights,
+    men: [[[i32; 256]; CHUNKS]; 2],
+}
+
+impl EvalTable {
+    /// The table of `weights` on the board `G`.
+    pub const fn of<G: Geometry>(weights: Weights) -> EvalTable {
+        let mut men = [[[0i32; 256]; CHUNKS]; 2];
+        let mut side = 0;
+        while side < 2 {
+            let mut chunk = 0;
+            while chunk < CHUNKS {
+                let mut byte = 1usize;
+                while byte < 256 {
+                    // A byte's sum is the sum without its lowest man plus
+                    // that man's value.
+                    let bit = (chunk * 8) as u32 + byte.trailing_zeros();
+                    men[side][chunk][byte] = men[side][chunk][byte & (byte - 1)]
+                        + man_value::<G>(&weights, side == 0, bit);
+                    byte += 1;
+                }
+                chunk += 1;
+            }
+            side += 1;
+        }
+        EvalTable { weights, men }
+    }
+
+    /// The sum of the per-square terms over `men` of `side` on board `G`.
+    #[inline(always)]
+    fn men_value<G: Geometry>(&self, men: u64, side: Side) -> i32 {
+        let bytes = &self.men[side as usize];
+        let used = (G::BOARD.ilog2() / 8 + 1) as usize;
+        let mut sum = 0;
+        for (chunk, table) in bytes.iter().enumerate().take(used) {
+            sum += table[((men >> (8 * chunk)) & 0xFF) as usize];
+        }
+        sum
+    }
+}
+
+/// The value of a man of White (`white`) or Black on `bit` of board `G`:
+/// material, advancement, centre, outpost, edge and the per-square value
+/// (0 off the board).
+const fn man_value<G: Geometry>(w: &Weights, white: bool, bit: u32) -> i32 {
+    if bit >= 64 || (G::BOARD >> bit) & 1 == 0 {
+        return 0;
+    }
+    let mask = 1u64 << bit;
+    // Two rows of squares, then one ghost bit (as in `Geometry::square`).
+    let square = bit - bit / (2 * G::PER_ROW + 1);
+    let row = square / G::PER_ROW;
+    let advanced = if white { G::ROWS - 1 - row } else { row };
+    let side = if white { Side::White } else { Side::Black };
+    let mut v = w.man;
+    if advanced >= 1 && advanced <= G::ROWS - 2 {
+        let a = if advanced < 9 { advanced } else { 9 };
+        v += w.advance[a as usize];
+    }
+    if mask & <G as Regions>::CENTRE != 0 {
+        v += w.centre;
+    }
+    if mask & outposts::<G>(side) != 0 {
+        v += w.outpost;
+    }
+    if mask & <G as Regions>::EDGES != 0 {
+        v -= w.edge;
+    }
+    if G::SQUARES == 50 {
+        v += if white {
+            w.man_square[square as usize]
+        } else {
+            w.man_square[49 - square as usize]
+        };
+    }
+    v
+}
+
 /// Region masks of a board, derived from its geometry at compile time.
 trait Regions: Geometry {
     /// The middle rows and files.
@@ -213,20 +319,21 @@ const fn bit_of<G: Geometry>(n: u32) -> u64 {
 /// The evaluation of `pos` from the side to move's view.
 #[inline(always)]
 pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
-    evaluate_with(pos, weights_for::<R>())
+    evaluate_with(pos, table_for::<R>())
 }
 
-/// The evaluation of `pos` from the side to move's view under the weights
-/// `w` (the search uses [`weights_for`]; `tempo tune` tries others).
+/// The evaluation of `pos` from the side to move's view under the table
+/// `t` (the search uses [`table_for`]; `tempo tune` tries others).
 #[inline(always)]
-pub fn evaluate_with<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
+pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
+    let w = &t.weights;
     let score = match R::GOAL {
         Goal::Losing => {
             losing_score::<R>(pos, Side::White, w) - losing_score::<R>(pos, Side::Black, w)
         }
         Goal::Normal | Goal::FirstKing => {
-            let white = side_score::<R>(pos, Side::White, w);
-            let black = side_score::<R>(pos, Side::Black, w);
+            let white = side_score::<R>(pos, Side::White, t);
+            let black = side_score::<R>(pos, Side::Black, t);
             let score = white - black + simplify_bonus(pos, w);
             if R::FLYING_KINGS && R::GOAL == Goal::Normal {
                 drawish_scale(pos, score, w)
@@ -303,31 +410,23 @@ fn own_row<G: Geometry>(side: Side, advanced: u32) -> u64 {
 }
 
 #[inline(always)]
-fn side_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+fn side_score<R: Rules>(pos: &Position<R>, side: Side, t: &EvalTable) -> i32 {
+    let w = &t.weights;
     let men = pos.men(side);
     let kings = pos.kings(side);
     let total = pos.occupied().count_ones() as i32;
     let king = king_value::<R>(w);
-    let mut s = w.man * men.count_ones() as i32 + king * kings.count_ones() as i32;
+    let mut s = king * kings.count_ones() as i32;
     if men != 0 {
-        for a in 1..R::Geometry::ROWS - 1 {
-            let n = (men & own_row::<R::Geometry>(side, a)).count_ones() as i32;
-            s += n * w.advance[a.min(9) as usize];
-        }
-        s += w.centre * (men & R::Geometry::CENTRE).count_ones() as i32;
+        s += t.men_value::<R::Geometry>(men, side);
         let back = (men & own_row::<R::Geometry>(side, 0)).count_ones() as i32;
         s += w.back_rank * back * total / (2 * R::START_ROWS * R::Geometry::PER_ROW) as i32;
         let left = (men & R::Geometry::LEFT).count_ones() as i32;
         let right = (men & R::Geometry::RIGHT).count_ones() as i32;
         s -= w.balance * (left - right).abs();
-        s += w.outpost * (men & outposts::<R::Geometry>(side)).count_ones() as i32;
         s += runaways::<R>(pos, side, w);
-        s -= w.edge * (men & R::Geometry::EDGES).count_ones() as i32;
         s += w.mobility * safe_man_moves::<R>(pos, side) as i32;
         s += structure::<R>(pos, side, w);
-        if R::Geometry::SQUARES == 50 {
-            s += square_bonus::<R::Geometry>(men, side, &w.man_square);
-        }
     }
     if kings != 0 && pos.kings(side.opponent()) == 0 {
         s += w.sole_king;
@@ -391,25 +490,6 @@ fn safe_man_moves<R: Rules>(pos: &Position<R>, side: Side) -> u32 {
         + (R::Geometry::step(men, r) & safe).count_ones()
 }
 
-/// The sum of `table` over the squares of `men` (10x10), each seen from
-/// its owner's side.
-#[inline(always)]
-fn square_bonus<G: Geometry>(men: u64, side: Side, table: &[i32; 50]) -> i32 {
-    let mut sum = 0;
-    let mut rest = men;
-    while rest != 0 {
-        let bit = rest.trailing_zeros();
-        rest &= rest - 1;
-        // Two rows of squares, then one ghost bit (as in `Geometry::square`).
-        let square = (bit - bit / (2 * G::PER_ROW + 1)) as usize;
-        sum += match side {
-            Side::White => table[square],
-            Side::Black => table[49 - square],
-        };
-    }
-    sum
-}
-
 /// Men covered behind on both sides (`support`) and men without any own
 /// neighbour (`lone`).
 #[inline(always)]
@@ -437,7 +517,7 @@ fn structure<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
 /// The outpost squares of a side: 24 and 27 for White on 10x10 (27 and 24
 /// mirrored for Black); the matching centre squares on 8x8.
 #[inline(always)]
-fn outposts<G: Geometry>(side: Side) -> u64 {
+const fn outposts<G: Geometry>(side: Side) -> u64 {
     let (a, b) = if G::SQUARES == 50 { (24, 27) } else { (14, 15) };
     match side {
         Side::White => bit_of::<G>(a) | bit_of::<G>(b),
@@ -558,16 +638,79 @@ mod tests {
     }
 
     #[test]
-    fn square_bonus_reads_squares_from_the_owners_side() {
-        let mut table = [0; 50];
-        table[27] = 5; // square 28 for White, 23 for Black
-        table[0] = 1; // square 1 for White, 50 for Black
+    fn the_table_reads_squares_from_the_owners_side() {
         use crate::rules::Board10;
+        let mut w = Weights {
+            man: 0,
+            advance: [0; 10],
+            centre: 0,
+            outpost: 0,
+            edge: 0,
+            man_square: [0; 50],
+            ..WEIGHTS
+        };
+        w.man_square[27] = 5; // square 28 for White, 23 for Black
+        w.man_square[0] = 1; // square 1 for White, 50 for Black
+        let t = EvalTable::of::<Board10>(w);
         let white = bit_of::<Board10>(28) | bit_of::<Board10>(1);
-        assert_eq!(square_bonus::<Board10>(white, Side::White, &table), 6);
+        assert_eq!(t.men_value::<Board10>(white, Side::White), 6);
         let black = bit_of::<Board10>(23) | bit_of::<Board10>(50);
-        assert_eq!(square_bonus::<Board10>(black, Side::Black, &table), 6);
-        assert_eq!(square_bonus::<Board10>(black, Side::White, &table), 0);
+        assert_eq!(t.men_value::<Board10>(black, Side::Black), 6);
+        assert_eq!(t.men_value::<Board10>(black, Side::White), 0);
+    }
+
+    /// The per-square terms counted one by one over region masks, as the
+    /// evaluation defines them.
+    fn per_square_terms<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+        let men = pos.men(side);
+        let count = |mask: u64| (men & mask).count_ones() as i32;
+        let mut s = w.man * count(!0);
+        for a in 1..R::Geometry::ROWS - 1 {
+            s += w.advance[a.min(9) as usize] * count(own_row::<R::Geometry>(side, a));
+        }
+        s += w.centre * count(R::Geometry::CENTRE);
+        s += w.outpost * count(outposts::<R::Geometry>(side));
+        s -= w.edge * count(R::Geometry::EDGES);
+        if R::Geometry::SQUARES == 50 {
+            for n in 1..=50 {
+                if men & bit_of::<R::Geometry>(n) != 0 {
+                    let i = (n - 1) as usize;
+                    s += match side {
+                        Side::White => w.man_square[i],
+                        Side::Black => w.man_square[49 - i],
+                    };
+                }
+            }
+        }
+        s
+    }
+
+    fn table_agrees<R: Rules>(fens: &[&str]) {
+        let t = table_for::<R>();
+        for fen in fens {
+            let pos = parse_fen::<R>(fen).unwrap();
+            for side in [Side::White, Side::Black] {
+                assert_eq!(
+                    t.men_value::<R::Geometry>(pos.men(side), side),
+                    per_square_terms(&pos, side, &t.weights),
+                    "{} {fen} {side:?}",
+                    R::NAME
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_sums_the_terms_it_folds_in() {
+        use crate::rules::Italian;
+        table_agrees::<International>(&[
+            "W:W31-50:B1-20",
+            "W:W24,27,28,33,36,45,46,K50:B1,5,6,15,16,25,26,35",
+            "B:W6,11,12,13,14,15:B35,36,40,41,42,43,44",
+        ]);
+        let small = ["W:W21-32:B1-12", "B:W5,9,13,14,15,K32:B1,4,17,18,24,28"];
+        table_agrees::<Brazilian>(&small);
+        table_agrees::<Italian>(&small);
     }
 
     #[test]
