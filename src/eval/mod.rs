@@ -63,8 +63,11 @@ pub struct Weights {
     /// negative for keeping pieces on (the fitted value).
     pub simplify: i32,
     /// 10x10 only: bonus of a man on each square, from its owner's side
-    /// (index 0 = square 1 for White, square 50 for Black).
+    /// (index 0 = square 1 for White, square 50 for Black), with the board
+    /// full; it moves toward `man_square_end` as pieces come off.
     pub man_square: [i32; 50],
+    /// 10x10 only: `man_square` with the board empty.
+    pub man_square_end: [i32; 50],
 }
 
 impl Weights {
@@ -101,6 +104,9 @@ impl Weights {
         for (i, v) in self.man_square.iter_mut().enumerate() {
             out.push((format!("man_square[{i}]"), v));
         }
+        for (i, v) in self.man_square_end.iter_mut().enumerate() {
+            out.push((format!("man_square_end[{i}]"), v));
+        }
         out
     }
 }
@@ -109,29 +115,35 @@ impl Weights {
 /// `tempo tune` (README, "Tuning the evaluation").
 pub const WEIGHTS: Weights = Weights {
     man: 100,
-    king: 282,
+    king: 309,
     short_king: 150,
     losing_man: 100,
     losing_king: 250,
     losing_mobility: 2,
-    advance: [0, 17, 17, 1, 11, 24, 18, 34, 73, 0],
+    advance: [0, 29, 20, 5, 14, 25, 17, 42, 83, 0],
     centre: 5,
-    back_rank: 44,
+    back_rank: 51,
     balance: 7,
-    outpost: -14,
-    edge: -1,
-    mobility: 7,
+    outpost: -20,
+    edge: 1,
+    mobility: 8,
     drawish_percent: 9,
-    king_mobility: 0,
-    runaway: 152,
+    king_mobility: 1,
+    runaway: 153,
     runaway_step: 38,
     support: 1,
-    lone: 6,
-    sole_king: 85,
-    simplify: -11,
+    lone: 7,
+    sole_king: 87,
+    simplify: -13,
     man_square: [
-        0, 0, 0, 0, 0, -51, 79, 52, 58, 79, 49, 27, 15, 22, -17, 4, 8, -11, -2, 1, -4, -22, -2, 1,
-        18, 3, 0, 13, -8, -10, -2, 3, 14, 1, 9, 7, -1, 13, 3, -9, -6, 9, 7, -2, 4, -4, 6, 13, 3, 5,
+        0, 0, 0, 0, 0, -88, 82, 65, 56, 73, 31, -121, -2, -122, 15, 17, -90, -123, -96, 14, -17,
+        -62, -5, -20, 29, 13, -17, 7, 1, -3, -2, -2, 18, -2, 21, 19, 2, 28, 18, 5, -1, 12, 18, 20,
+        15, -4, 1, 38, 8, -5,
+    ],
+    man_square_end: [
+        0, 0, 0, 0, 0, -29, 108, 58, 93, 112, 48, 72, 47, 84, -20, 7, 77, 57, 35, 19, 2, 18, 16,
+        40, -2, -4, 38, 12, 10, -5, -1, 13, 10, 9, 8, -9, 1, -5, -6, -8, -27, -18, -12, -34, -22,
+        -4, 17, -4, 14, 11,
     ],
 };
 
@@ -161,6 +173,7 @@ pub const WEIGHTS_8X8: Weights = Weights {
     sole_king: 0,
     simplify: 0,
     man_square: [0; 50],
+    man_square_end: [0; 50],
 };
 
 /// The weights for the board of `R`.
@@ -195,55 +208,67 @@ const CHUNKS: usize = 7;
 
 /// A set of weights ready to evaluate with: the weights, and for each side
 /// and each byte of the men's bitboard the sum of the per-square terms over
-/// the men that byte holds.
+/// the men that byte holds, once with the board full and once with it empty
+/// (the two differ only in the per-square values).
 #[derive(Clone, Debug)]
 pub struct EvalTable {
     /// The weights the table was made from.
     pub weights: Weights,
-    men: [[[i32; 256]; CHUNKS]; 2],
+    /// Indexed by [board empty][side][chunk][byte].
+    men: [[[[i32; 256]; CHUNKS]; 2]; 2],
 }
 
 impl EvalTable {
     /// The table of `weights` on the board `G`.
     pub const fn of<G: Geometry>(weights: Weights) -> EvalTable {
-        let mut men = [[[0i32; 256]; CHUNKS]; 2];
-        let mut side = 0;
-        while side < 2 {
-            let mut chunk = 0;
-            while chunk < CHUNKS {
-                let mut byte = 1usize;
-                while byte < 256 {
-                    // A byte's sum is the sum without its lowest man plus
-                    // that man's value.
-                    let bit = (chunk * 8) as u32 + byte.trailing_zeros();
-                    men[side][chunk][byte] = men[side][chunk][byte & (byte - 1)]
-                        + man_value::<G>(&weights, side == 0, bit);
-                    byte += 1;
+        let mut men = [[[[0i32; 256]; CHUNKS]; 2]; 2];
+        let mut end = 0;
+        while end < 2 {
+            let mut side = 0;
+            while side < 2 {
+                let mut chunk = 0;
+                while chunk < CHUNKS {
+                    let mut byte = 1usize;
+                    while byte < 256 {
+                        // A byte's sum is the sum without its lowest man
+                        // plus that man's value.
+                        let bit = (chunk * 8) as u32 + byte.trailing_zeros();
+                        men[end][side][chunk][byte] = men[end][side][chunk][byte & (byte - 1)]
+                            + man_value::<G>(&weights, side == 0, end == 1, bit);
+                        byte += 1;
+                    }
+                    chunk += 1;
                 }
-                chunk += 1;
+                side += 1;
             }
-            side += 1;
+            end += 1;
         }
         EvalTable { weights, men }
     }
 
-    /// The sum of the per-square terms over `men` of `side` on board `G`.
+    /// The sum of the per-square terms over `men` of `side` on board `G`
+    /// with `total` pieces on the board: the full-board and the empty-board
+    /// sums mixed in proportion to the pieces on and off.
     #[inline(always)]
-    fn men_value<G: Geometry>(&self, men: u64, side: Side) -> i32 {
-        let bytes = &self.men[side as usize];
+    fn men_value<G: Geometry>(&self, men: u64, side: Side, total: u32, start: u32) -> i32 {
         let used = (G::BOARD.ilog2() / 8 + 1) as usize;
-        let mut sum = 0;
-        for (chunk, table) in bytes.iter().enumerate().take(used) {
-            sum += table[((men >> (8 * chunk)) & 0xFF) as usize];
+        let full = &self.men[0][side as usize];
+        let empty = &self.men[1][side as usize];
+        let (mut on, mut off) = (0, 0);
+        for chunk in 0..used {
+            let byte = ((men >> (8 * chunk)) & 0xFF) as usize;
+            on += full[chunk][byte];
+            off += empty[chunk][byte];
         }
-        sum
+        let total = total.min(start) as i32;
+        (on * total + off * (start as i32 - total)) / start as i32
     }
 }
 
 /// The value of a man of White (`white`) or Black on `bit` of board `G`:
 /// material, advancement, centre, outpost, edge and the per-square value
-/// (0 off the board).
-const fn man_value<G: Geometry>(w: &Weights, white: bool, bit: u32) -> i32 {
+/// for a full board (or an empty one, `end`); 0 off the board.
+const fn man_value<G: Geometry>(w: &Weights, white: bool, end: bool, bit: u32) -> i32 {
     if bit >= 64 || (G::BOARD >> bit) & 1 == 0 {
         return 0;
     }
@@ -268,10 +293,15 @@ const fn man_value<G: Geometry>(w: &Weights, white: bool, bit: u32) -> i32 {
         v -= w.edge;
     }
     if G::SQUARES == 50 {
-        v += if white {
-            w.man_square[square as usize]
+        let table = if end {
+            &w.man_square_end
         } else {
-            w.man_square[49 - square as usize]
+            &w.man_square
+        };
+        v += if white {
+            table[square as usize]
+        } else {
+            table[49 - square as usize]
         };
     }
     v
@@ -418,7 +448,8 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, t: &EvalTable) -> i32 {
     let king = king_value::<R>(w);
     let mut s = king * kings.count_ones() as i32;
     if men != 0 {
-        s += t.men_value::<R::Geometry>(men, side);
+        let start = 2 * R::START_ROWS * R::Geometry::PER_ROW;
+        s += t.men_value::<R::Geometry>(men, side, total as u32, start);
         let back = (men & own_row::<R::Geometry>(side, 0)).count_ones() as i32;
         s += w.back_rank * back * total / (2 * R::START_ROWS * R::Geometry::PER_ROW) as i32;
         let left = (men & R::Geometry::LEFT).count_ones() as i32;
@@ -638,7 +669,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_reads_squares_from_the_owners_side() {
+    fn the_table_reads_squares_from_the_owners_side_and_by_fullness() {
         use crate::rules::Board10;
         let mut w = Weights {
             man: 0,
@@ -647,21 +678,27 @@ mod tests {
             outpost: 0,
             edge: 0,
             man_square: [0; 50],
+            man_square_end: [0; 50],
             ..WEIGHTS
         };
         w.man_square[27] = 5; // square 28 for White, 23 for Black
         w.man_square[0] = 1; // square 1 for White, 50 for Black
+        w.man_square_end[27] = 45;
+        w.man_square_end[0] = 3;
         let t = EvalTable::of::<Board10>(w);
         let white = bit_of::<Board10>(28) | bit_of::<Board10>(1);
-        assert_eq!(t.men_value::<Board10>(white, Side::White), 6);
         let black = bit_of::<Board10>(23) | bit_of::<Board10>(50);
-        assert_eq!(t.men_value::<Board10>(black, Side::Black), 6);
-        assert_eq!(t.men_value::<Board10>(black, Side::White), 0);
+        assert_eq!(t.men_value::<Board10>(white, Side::White, 40, 40), 6);
+        assert_eq!(t.men_value::<Board10>(black, Side::Black, 40, 40), 6);
+        assert_eq!(t.men_value::<Board10>(black, Side::White, 40, 40), 0);
+        // Empty board: the end values; half full: halfway.
+        assert_eq!(t.men_value::<Board10>(white, Side::White, 0, 40), 48);
+        assert_eq!(t.men_value::<Board10>(black, Side::Black, 20, 40), 27);
     }
 
     /// The per-square terms counted one by one over region masks, as the
-    /// evaluation defines them.
-    fn per_square_terms<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+    /// evaluation defines them, for a full board and an empty one.
+    fn per_square_terms<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> (i32, i32) {
         let men = pos.men(side);
         let count = |mask: u64| (men & mask).count_ones() as i32;
         let mut s = w.man * count(!0);
@@ -671,31 +708,33 @@ mod tests {
         s += w.centre * count(R::Geometry::CENTRE);
         s += w.outpost * count(outposts::<R::Geometry>(side));
         s -= w.edge * count(R::Geometry::EDGES);
+        let (mut full, mut empty) = (s, s);
         if R::Geometry::SQUARES == 50 {
             for n in 1..=50 {
                 if men & bit_of::<R::Geometry>(n) != 0 {
-                    let i = (n - 1) as usize;
-                    s += match side {
-                        Side::White => w.man_square[i],
-                        Side::Black => w.man_square[49 - i],
+                    let i = match side {
+                        Side::White => (n - 1) as usize,
+                        Side::Black => (50 - n) as usize,
                     };
+                    full += w.man_square[i];
+                    empty += w.man_square_end[i];
                 }
             }
         }
-        s
+        (full, empty)
     }
 
     fn table_agrees<R: Rules>(fens: &[&str]) {
         let t = table_for::<R>();
+        let start = 2 * R::START_ROWS * R::Geometry::PER_ROW;
         for fen in fens {
             let pos = parse_fen::<R>(fen).unwrap();
             for side in [Side::White, Side::Black] {
-                assert_eq!(
-                    t.men_value::<R::Geometry>(pos.men(side), side),
-                    per_square_terms(&pos, side, &t.weights),
-                    "{} {fen} {side:?}",
-                    R::NAME
-                );
+                let (full, empty) = per_square_terms(&pos, side, &t.weights);
+                let men = pos.men(side);
+                let value = |total| t.men_value::<R::Geometry>(men, side, total, start);
+                assert_eq!(value(start), full, "{} {fen} {side:?}", R::NAME);
+                assert_eq!(value(0), empty, "{} {fen} {side:?}", R::NAME);
             }
         }
     }
