@@ -217,7 +217,12 @@ impl Table {
 /// are first touched). Nearly every probe of a large table misses the cache
 /// and, with 4 KiB pages, the TLB as well; with huge pages only the cache
 /// miss is left. Elsewhere, or when the kernel declines, nothing changes.
-#[cfg(target_os = "linux")]
+/// (MADV_HUGEPAGE is 14 on these architectures; a few others number it
+/// differently.)
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 fn advise_huge_pages(start: *const u8, len: usize) {
     extern "C" {
         fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
@@ -238,7 +243,10 @@ fn advise_huge_pages(start: *const u8, len: usize) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
 fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
 #[inline(always)]
