@@ -72,43 +72,80 @@ pub struct Weights {
 
 impl Weights {
     /// Every weight with its name as written in [`WEIGHTS`] (`advance[3]`
-    /// for an array entry), for tools that fit them.
+    /// for an array entry), for tools that fit them. The pattern names
+    /// every field, so a new weight cannot be left out.
     pub fn named_mut(&mut self) -> Vec<(String, &mut i32)> {
-        let mut out = vec![
-            ("man".to_string(), &mut self.man),
-            ("king".to_string(), &mut self.king),
-            ("short_king".to_string(), &mut self.short_king),
-            ("losing_man".to_string(), &mut self.losing_man),
-            ("losing_king".to_string(), &mut self.losing_king),
-            ("losing_mobility".to_string(), &mut self.losing_mobility),
-        ];
-        for (i, a) in self.advance.iter_mut().enumerate() {
-            out.push((format!("advance[{i}]"), a));
+        let Weights {
+            man,
+            king,
+            short_king,
+            losing_man,
+            losing_king,
+            losing_mobility,
+            advance,
+            centre,
+            back_rank,
+            balance,
+            outpost,
+            edge,
+            mobility,
+            drawish_percent,
+            king_mobility,
+            runaway,
+            runaway_step,
+            support,
+            lone,
+            sole_king,
+            simplify,
+            man_square,
+            man_square_end,
+        } = self;
+        macro_rules! named {
+            ($($field:ident),*) => {
+                [$((stringify!($field).to_string(), $field)),*]
+            };
         }
-        out.extend([
-            ("centre".to_string(), &mut self.centre),
-            ("back_rank".to_string(), &mut self.back_rank),
-            ("balance".to_string(), &mut self.balance),
-            ("outpost".to_string(), &mut self.outpost),
-            ("edge".to_string(), &mut self.edge),
-            ("mobility".to_string(), &mut self.mobility),
-            ("drawish_percent".to_string(), &mut self.drawish_percent),
-            ("king_mobility".to_string(), &mut self.king_mobility),
-            ("runaway".to_string(), &mut self.runaway),
-            ("runaway_step".to_string(), &mut self.runaway_step),
-            ("support".to_string(), &mut self.support),
-            ("lone".to_string(), &mut self.lone),
-            ("sole_king".to_string(), &mut self.sole_king),
-            ("simplify".to_string(), &mut self.simplify),
-        ]);
-        for (i, v) in self.man_square.iter_mut().enumerate() {
-            out.push((format!("man_square[{i}]"), v));
-        }
-        for (i, v) in self.man_square_end.iter_mut().enumerate() {
-            out.push((format!("man_square_end[{i}]"), v));
-        }
+        let mut out = Vec::new();
+        out.extend(named!(
+            man,
+            king,
+            short_king,
+            losing_man,
+            losing_king,
+            losing_mobility
+        ));
+        out.extend(entries("advance", advance));
+        out.extend(named!(
+            centre,
+            back_rank,
+            balance,
+            outpost,
+            edge,
+            mobility,
+            drawish_percent,
+            king_mobility,
+            runaway,
+            runaway_step,
+            support,
+            lone,
+            sole_king,
+            simplify
+        ));
+        out.extend(entries("man_square", man_square));
+        out.extend(entries("man_square_end", man_square_end));
         out
     }
+}
+
+/// The entries of an array weight, named `name[i]`.
+fn entries<'a>(
+    name: &'a str,
+    values: &'a mut [i32],
+) -> impl Iterator<Item = (String, &'a mut i32)> {
+    values
+        .iter_mut()
+        .enumerate()
+        .map(move |(i, v)| (format!("{name}[{i}]"), v))
 }
 
 /// The weights in use on 10x10 boards, fitted to International games by
