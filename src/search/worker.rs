@@ -369,6 +369,22 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
+    /// The position after `mv` with its draw clocks; its table bucket is
+    /// prefetched, as its probe is near.
+    #[inline(always)]
+    fn child_of(
+        &self,
+        pos: &Position<R>,
+        mv: Move,
+        clocks: DrawClocks,
+    ) -> (Position<R>, DrawClocks) {
+        let child = pos.play(mv);
+        let child_clocks = clocks.after(pos, mv, &child);
+        let key = child.key() ^ clock_salt(child_clocks.plies_until_draw(&self.draw));
+        self.shared.table.prefetch(key);
+        (child, child_clocks)
+    }
+
     /// Principal-variation search; `clocks` are the draw-rule clocks of `pos`.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
@@ -457,10 +473,24 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best_move = None;
         self.keys.push(pos.key());
         let n = list.len();
+        // The next move's child is made one step ahead and its table bucket
+        // asked for, so that its probe finds the bucket in the cache (the
+        // first child's is asked for just before it is searched).
+        let mut upcoming = None;
         for i in 0..n {
             let mv = pick(list.as_mut_slice(), &mut order, i);
-            let child = pos.play(mv);
-            let child_clocks = clocks.after(pos, mv, &child);
+            let (child, child_clocks) = match upcoming.take() {
+                Some((made, child, child_clocks)) => {
+                    debug_assert!(made == mv, "the move made ahead is the one picked");
+                    (child, child_clocks)
+                }
+                None => self.child_of(pos, mv, clocks),
+            };
+            if depth >= 2 && i + 1 < n {
+                let next = pick(list.as_mut_slice(), &mut order, i + 1);
+                let (child, child_clocks) = self.child_of(pos, next, clocks);
+                upcoming = Some((next, child, child_clocks));
+            }
             let new_depth = depth - 1 + extension;
             let quiet = !mv.is_capture();
             // Late quiet moves near the horizon of a calm non-PV node are
