@@ -453,10 +453,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             return self.draw_score(pos);
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
-        // (not when a capture is pending for either side).
-        let calm = !list.as_slice()[0].is_capture()
+        // (not when a capture is pending for either side). `calm` is only
+        // worked out where a pruning step can use it: non-PV nodes near the
+        // horizon.
+        let calm = !pv_node
+            && depth <= FUTILITY_DEPTH.max(LATE_MOVE_DEPTH)
+            && !list.as_slice()[0].is_capture()
             && !side_has_capture(pos, pos.side_to_move().opponent());
-        if !pv_node && calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
+        if calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
             let eval = evaluate(pos);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 self.lists[ply] = list;
@@ -495,7 +499,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let quiet = !mv.is_capture();
             // Late quiet moves near the horizon of a calm non-PV node are
             // not searched at all.
-            if !pv_node && calm && quiet && i >= late_move_limit(depth) && best > -MATE_BOUND {
+            if calm && quiet && i >= late_move_limit(depth) && best > -MATE_BOUND {
                 continue;
             }
             let mut score;
