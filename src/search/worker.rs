@@ -482,14 +482,15 @@ impl<'a, R: Rules> Worker<'a, R> {
         // first child's is asked for just before it is searched).
         let mut upcoming = None;
         for i in 0..n {
-            let mv = pick(list.as_mut_slice(), &mut order, i);
-            let (child, child_clocks) = match upcoming.take() {
-                Some((made, child, child_clocks)) => {
-                    debug_assert!(made == mv, "the move made ahead is the one picked");
-                    (child, child_clocks)
+            let (mv, child, child_clocks) = match upcoming.take() {
+                Some(made) => made,
+                None => {
+                    let mv = pick(list.as_mut_slice(), &mut order, i);
+                    let (child, child_clocks) = self.child_of(pos, mv, clocks);
+                    (mv, child, child_clocks)
                 }
-                None => self.child_of(pos, mv, clocks),
             };
+            debug_assert!(list.as_slice()[i] == mv, "move {i} is the one searched");
             if depth >= 2 && i + 1 < n {
                 let next = pick(list.as_mut_slice(), &mut order, i + 1);
                 let (child, child_clocks) = self.child_of(pos, next, clocks);
