@@ -380,9 +380,17 @@ impl<'a, R: Rules> Worker<'a, R> {
     ) -> (Position<R>, DrawClocks) {
         let child = pos.play(mv);
         let child_clocks = clocks.after(pos, mv, &child);
-        let key = child.key() ^ clock_salt(child_clocks.plies_until_draw(&self.draw));
-        self.shared.table.prefetch(key);
+        self.shared
+            .table
+            .prefetch(self.table_key(&child, child_clocks));
         (child, child_clocks)
+    }
+
+    /// The table key of `pos` with draw clocks `clocks`: the position's own
+    /// key, salted when a draw rule is near enough to change the result.
+    #[inline(always)]
+    fn table_key(&self, pos: &Position<R>, clocks: DrawClocks) -> u64 {
+        pos.key() ^ clock_salt(clocks.plies_until_draw(&self.draw))
     }
 
     /// Principal-variation search; `clocks` are the draw-rule clocks of `pos`.
@@ -429,7 +437,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 4. Transposition table; the key includes the draw clocks when a
         // draw rule is near enough to change the result.
-        let key = pos.key() ^ clock_salt(clocks.plies_until_draw(&self.draw));
+        let key = self.table_key(pos, clocks);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
@@ -491,7 +499,9 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             };
             debug_assert!(list.as_slice()[i] == mv, "move {i} is the one searched");
-            if depth >= 2 && i + 1 < n {
+            // (Not when the next move is past the late-move limit of a calm
+            // node: it would be pruned unsearched.)
+            if depth >= 2 && i + 1 < n && !(calm && i + 1 >= late_move_limit(depth)) {
                 let next = pick(list.as_mut_slice(), &mut order, i + 1);
                 let (child, child_clocks) = self.child_of(pos, next, clocks);
                 upcoming = Some((next, child, child_clocks));
