@@ -15,6 +15,15 @@ use tempo::search::{search, Control, Limits, SearchSetup, MATE, MATE_BOUND};
 const BENCH_DEPTH_7: u64 = 194313;
 
 fn depth_search<R: Rules>(pos: Position<R>, depth: u32) -> tempo::search::SearchResult {
+    depth_search_with(pos, depth, |_| {})
+}
+
+/// A search to `depth` with a fresh table, the setup changed by `adjust`.
+fn depth_search_with<R: Rules>(
+    pos: Position<R>,
+    depth: u32,
+    adjust: impl FnOnce(&mut SearchSetup<R>),
+) -> tempo::search::SearchResult {
     let table = Table::new(4);
     let control = Control::new(false);
     let mut setup = SearchSetup::new(
@@ -25,6 +34,7 @@ fn depth_search<R: Rules>(pos: Position<R>, depth: u32) -> tempo::search::Search
         },
     );
     setup.search_single_move = true;
+    adjust(&mut setup);
     search(&setup, &table, &control, &mut |_| {})
 }
 
@@ -120,16 +130,7 @@ fn contempt_makes_a_draw_worse_than_equal_for_the_side_searching() {
     for fen in ["W:WK1:BK50", "B:WK1:BK50"] {
         let pos = parse_fen::<International>(fen).unwrap();
         for contempt in [0, 25, 100] {
-            let table = Table::new(4);
-            let mut setup = SearchSetup::new(
-                pos,
-                Limits {
-                    depth: Some(6),
-                    ..Limits::default()
-                },
-            );
-            setup.contempt = contempt;
-            let r = search(&setup, &table, &Control::new(false), &mut |_| {});
+            let r = depth_search_with(pos, 6, |setup| setup.contempt = contempt);
             assert_eq!(r.score, -contempt, "{fen}, contempt {contempt}");
         }
     }
@@ -231,18 +232,8 @@ fn the_bench_node_count_is_the_recorded_one() {
 #[test]
 fn quiescence_threat_plies_still_give_legal_moves() {
     for threat_plies in [1, 2] {
-        let table = Table::new(4);
-        let control = Control::new(false);
         let pos = parse_fen::<International>("W:W27,28,32,33,37,38:B12,13,17,18,19,23").unwrap();
-        let mut setup = SearchSetup::new(
-            pos,
-            Limits {
-                depth: Some(6),
-                ..Limits::default()
-            },
-        );
-        setup.threat_plies = threat_plies;
-        let r = search(&setup, &table, &control, &mut |_| {});
+        let r = depth_search_with(pos, 6, |setup| setup.threat_plies = threat_plies);
         assert!(pos.legal_moves().contains(r.best.unwrap()));
     }
 }
