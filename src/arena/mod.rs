@@ -11,6 +11,7 @@ pub mod client;
 pub mod openings;
 pub mod pdn;
 pub mod stats;
+pub mod steal;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -350,6 +351,7 @@ fn play_game<R: Rules>(
         };
         let client = clients[slot].as_mut().expect("started above");
         let name = client.name().to_string();
+        let stolen_before = steal::stolen();
         let reply = client.think(
             &opening.start,
             &record.moves,
@@ -360,8 +362,17 @@ fn play_game<R: Rules>(
             Ok(r) => r,
             Err(e) => {
                 clients[slot] = None;
-                let failure = Failure::new(slot, FailureKind::of(&e));
-                return forfeit(record, side, failure, format!("{name} {e}"));
+                let kind = FailureKind::of(&e);
+                let stall = match kind {
+                    FailureKind::Timeout => steal::note(stolen_before, steal::stolen()),
+                    _ => String::new(),
+                };
+                return forfeit(
+                    record,
+                    side,
+                    Failure::new(slot, kind),
+                    format!("{name} {e}{stall}"),
+                );
             }
         };
         if used > allowed + config.margin {
@@ -372,9 +383,10 @@ fn play_game<R: Rules>(
                 side,
                 failure,
                 format!(
-                    "{name} lost on time ({:.3} s used, {:.3} s allowed)",
+                    "{name} lost on time ({:.3} s used, {:.3} s allowed{})",
                     used.as_secs_f64(),
-                    allowed.as_secs_f64()
+                    allowed.as_secs_f64(),
+                    steal::note(stolen_before, steal::stolen())
                 ),
             );
         }
