@@ -11,7 +11,7 @@ pub mod client;
 pub mod openings;
 pub mod pdn;
 pub mod stats;
-pub mod steal;
+mod steal;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
