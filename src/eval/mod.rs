@@ -502,11 +502,9 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side, t: &EvalTable) -> i32 {
     if kings != 0 && total <= 12 {
         let empty = pos.empty_squares();
         let mut reach = 0u64;
-        for d in crate::rules::Dir::ALL {
-            let mut front = R::Geometry::step(kings, d) & empty;
-            while front != 0 {
-                reach |= front;
-                front = R::Geometry::step(front, d) & empty;
+        for king in crate::rules::square::Bits(kings) {
+            for d in crate::rules::Dir::ALL {
+                reach |= R::Geometry::ray_walk(king.mask(), d, empty).0;
             }
         }
         s += w.king_mobility * reach.count_ones() as i32;

@@ -83,6 +83,9 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// generator is unchanged (every rule is symmetric left to right); only
     /// the square numbers and coordinates differ.
     const MIRRORED: bool = false;
+    /// For each direction (indexed by `Dir as usize`) and bit, the board
+    /// squares beyond that bit in that direction, up to the edge.
+    const RAYS: [[u64; 64]; 4] = rays(Self::PER_ROW, Self::BOARD);
 
     /// Shifts a bitboard one step in `dir`; the result may hold ghost bits
     /// and must be masked by the caller.
@@ -94,6 +97,27 @@ pub trait Geometry: Copy + Send + Sync + 'static {
             Dir::DownLeft => bb << Self::PER_ROW,
             Dir::DownRight => bb << (Self::PER_ROW + 1),
         }
+    }
+
+    /// What a flying piece on `from` (one bit) sees in `dir`: the empty
+    /// squares before the first occupied one, and that square (0 when the
+    /// ray reaches the edge). `empty` lies within the board. One table
+    /// look-up and one bit scan instead of a step per square.
+    #[inline(always)]
+    fn ray_walk(from: u64, dir: Dir, empty: u64) -> (u64, u64) {
+        let rays = &Self::RAYS[dir as usize];
+        let ray = rays[from.trailing_zeros() as usize & 63];
+        let blockers = ray & !empty;
+        if blockers == 0 {
+            return (ray, 0);
+        }
+        // Up is toward lower bits: the nearest blocker is the highest one.
+        let at = match dir {
+            Dir::UpLeft | Dir::UpRight => 63 - blockers.leading_zeros(),
+            Dir::DownLeft | Dir::DownRight => blockers.trailing_zeros(),
+        };
+        let stop = 1u64 << at;
+        (ray & !(rays[at as usize] | stop), stop)
     }
 
     /// The index (0-based) in the standard layout of square index `s`
@@ -164,6 +188,35 @@ pub const fn board_mask(rows: u32, per_row: u32) -> u64 {
         row += 1;
     }
     mask
+}
+
+/// The rays of a board with `per_row` squares a row (see `Geometry::RAYS`).
+const fn rays(per_row: u32, board: u64) -> [[u64; 64]; 4] {
+    let mut rays = [[0u64; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            if board & (1u64 << bit) != 0 {
+                let mut at = 1u64 << bit;
+                loop {
+                    at = match dir {
+                        0 => at >> (per_row + 1),
+                        1 => at >> per_row,
+                        2 => at << per_row,
+                        _ => at << (per_row + 1),
+                    } & board;
+                    if at == 0 {
+                        break;
+                    }
+                    rays[dir][bit] |= at;
+                }
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    rays
 }
 
 /// Mask of the bits of one row.
@@ -259,5 +312,59 @@ mod tests {
         // Square 36 is on column a: its left steps fall on ghosts.
         assert_eq!(Board10::step(b(36), Dir::UpLeft) & Board10::BOARD, 0);
         assert_eq!(Board10::step(b(36), Dir::DownLeft) & Board10::BOARD, 0);
+    }
+
+    /// The walk one step at a time that `ray_walk` replaces.
+    fn walk_by_steps<G: Geometry>(from: u64, dir: Dir, empty: u64) -> (u64, u64) {
+        let mut seen = 0;
+        let mut at = G::step(from, dir) & G::BOARD;
+        while at & empty != 0 {
+            seen |= at;
+            at = G::step(at, dir) & G::BOARD;
+        }
+        (seen, at)
+    }
+
+    fn ray_walks_agree_with_steps<G: Geometry>() {
+        // A fixed pseudo-random sequence of occupancies, each tried from
+        // every square in every direction.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let empty = seed & G::BOARD;
+            for from in super::super::square::Bits(G::BOARD) {
+                for dir in Dir::ALL {
+                    let got = G::ray_walk(from.mask(), dir, empty | from.mask());
+                    assert_eq!(
+                        got,
+                        walk_by_steps::<G>(from.mask(), dir, empty | from.mask())
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ray_walks_stop_at_the_first_occupied_square_or_the_edge() {
+        ray_walks_agree_with_steps::<Board10>();
+        ray_walks_agree_with_steps::<Board8>();
+        ray_walks_agree_with_steps::<Board8Mirrored>();
+        // 10x10: from 46 up-right over an empty board, the long diagonal.
+        let b = |n: u8| 1u64 << Board10::bit(Square::new(n).unwrap()).index();
+        let diagonal = [41, 37, 32, 28, 23, 19, 14, 10, 5]
+            .iter()
+            .fold(0, |m, &n| m | b(n));
+        assert_eq!(
+            Board10::ray_walk(b(46), Dir::UpRight, Board10::BOARD),
+            (diagonal, 0)
+        );
+        // With a piece on 28 the walk stops there.
+        let empty = Board10::BOARD & !b(28);
+        assert_eq!(
+            Board10::ray_walk(b(46), Dir::UpRight, empty),
+            (b(41) | b(37) | b(32), b(28))
+        );
     }
 }

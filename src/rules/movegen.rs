@@ -165,14 +165,12 @@ fn count_for<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) -> u64 
 /// king moves in that direction.
 #[inline(always)]
 fn king_reach<R: Rules>(kings: u64, empty: u64, d: Dir) -> u64 {
-    let mut front = R::Geometry::step(kings, d) & empty;
     if !R::FLYING_KINGS {
-        return front;
+        return R::Geometry::step(kings, d) & empty;
     }
-    let mut reach = front;
-    while front != 0 {
-        front = R::Geometry::step(front, d) & empty;
-        reach |= front;
+    let mut reach = 0;
+    for king in Bits(kings) {
+        reach |= R::Geometry::ray_walk(king.mask(), d, empty).0;
     }
     reach
 }
@@ -198,17 +196,24 @@ fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
             return true;
         }
     }
-    if s.kings != 0 {
-        for d in Dir::ALL {
-            let origins = if R::FLYING_KINGS {
-                king_reach::<R>(s.kings, s.empty, d) | s.kings
-            } else {
-                s.kings
-            };
-            let targets = R::Geometry::step(origins, d) & s.opp;
-            if R::Geometry::step(targets, d) & s.empty != 0 {
-                return true;
+    if s.kings == 0 {
+        return false;
+    }
+    if R::FLYING_KINGS {
+        for king in Bits(s.kings) {
+            for d in Dir::ALL {
+                let (_, stop) = R::Geometry::ray_walk(king.mask(), d, s.empty);
+                if R::Geometry::step(stop & s.opp, d) & s.empty != 0 {
+                    return true;
+                }
             }
+        }
+        return false;
+    }
+    for d in Dir::ALL {
+        let targets = R::Geometry::step(s.kings, d) & s.opp;
+        if R::Geometry::step(targets, d) & s.empty != 0 {
+            return true;
         }
     }
     false
@@ -224,13 +229,28 @@ fn quiet_moves<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
     }
     for king in Bits(s.kings) {
         for d in Dir::ALL {
-            let mut to = R::Geometry::step(king.mask(), d) & s.empty;
-            while to != 0 {
-                list.push(Move::new(king, Bit::lowest(to), 0));
-                if !R::FLYING_KINGS {
-                    break;
+            if !R::FLYING_KINGS {
+                let to = R::Geometry::step(king.mask(), d) & s.empty;
+                if to != 0 {
+                    list.push(Move::new(king, Bit::lowest(to), 0));
                 }
-                to = R::Geometry::step(to, d) & s.empty;
+                continue;
+            }
+            // Nearest square first, as the search's move order expects.
+            let mut reach = R::Geometry::ray_walk(king.mask(), d, s.empty).0;
+            match d {
+                Dir::UpLeft | Dir::UpRight => {
+                    while reach != 0 {
+                        let to = Bit::highest(reach);
+                        list.push(Move::new(king, to, 0));
+                        reach ^= to.mask();
+                    }
+                }
+                Dir::DownLeft | Dir::DownRight => {
+                    for to in Bits(reach) {
+                        list.push(Move::new(king, to, 0));
+                    }
+                }
             }
         }
     }
@@ -403,10 +423,7 @@ impl<R: Rules> Captures<'_, R> {
     /// first piece, which must be an uncaptured opponent piece with an empty
     /// square behind it; returns whether the jump exists.
     fn fly_jump(&mut self, at: u64, captured: u64, d: Dir) -> bool {
-        let mut target = R::Geometry::step(at, d);
-        while target & self.empty != 0 {
-            target = R::Geometry::step(target, d);
-        }
+        let (_, target) = R::Geometry::ray_walk(at, d, self.empty);
         if target & self.opp & !captured == 0 {
             return false;
         }

@@ -52,6 +52,12 @@ impl Bit {
         Bit(bb.trailing_zeros() as u8 & 63)
     }
 
+    /// The highest set bit of a non-empty bitboard.
+    #[inline(always)]
+    pub const fn highest(bb: u64) -> Bit {
+        Bit(63 - (bb.leading_zeros() as u8 & 63))
+    }
+
     /// The index, 0..64.
     #[inline(always)]
     pub const fn index(self) -> usize {
