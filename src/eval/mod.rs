@@ -43,6 +43,8 @@ pub struct Weights {
     pub mobility: i32,
     /// Percent of the score kept in mostly drawn endings (see `drawish_scale`).
     pub drawish_percent: i32,
+    /// The most pieces on the board for which `drawish_scale` applies.
+    pub drawish_pieces: i32,
     /// Bonus per empty square a king can reach (endgame mobility).
     pub king_mobility: i32,
     /// Bonus for a man with no enemy piece able to stop it from crowning
@@ -90,6 +92,7 @@ impl Weights {
             edge,
             mobility,
             drawish_percent,
+            drawish_pieces,
             king_mobility,
             runaway,
             runaway_step,
@@ -123,6 +126,7 @@ impl Weights {
             edge,
             mobility,
             drawish_percent,
+            drawish_pieces,
             king_mobility,
             runaway,
             runaway_step,
@@ -165,6 +169,7 @@ pub const WEIGHTS: Weights = Weights {
     edge: 1,
     mobility: 8,
     drawish_percent: 9,
+    drawish_pieces: 6,
     king_mobility: 1,
     runaway: 153,
     runaway_step: 38,
@@ -202,6 +207,7 @@ pub const WEIGHTS_8X8: Weights = Weights {
     edge: 4,
     mobility: 3,
     drawish_percent: 25,
+    drawish_pieces: 6,
     king_mobility: 1,
     runaway: 160,
     runaway_step: 12,
@@ -439,14 +445,11 @@ fn simplify_bonus<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
     lead * off * w.simplify / (100 * start)
 }
 
-/// Endings with at most this many pieces can be scaled by `drawish_scale`.
-const DRAWISH_PIECES: u32 = 6;
-
 /// Scales a White-view score toward 0 where the material is mostly drawn
 /// under the draw rules: the side ahead has at most three pieces (or at most
-/// one more piece than the other), at most six pieces are left, and the side
-/// behind has a king, which
-/// holds most such endings within the 5- and 10-move limits.
+/// one more piece than the other), at most `drawish_pieces` pieces are left,
+/// and the side behind has a king, which holds most such endings (within the
+/// 5- and 10-move limits when few pieces are left).
 #[inline(always)]
 fn drawish_scale<R: Rules>(pos: &Position<R>, score: i32, w: &Weights) -> i32 {
     let (strong, weak) = if score >= 0 {
@@ -459,7 +462,7 @@ fn drawish_scale<R: Rules>(pos: &Position<R>, score: i32, w: &Weights) -> i32 {
     }
     let strong_n = pos.pieces(strong).count_ones();
     let weak_n = pos.pieces(weak).count_ones();
-    if strong_n + weak_n <= DRAWISH_PIECES && (strong_n <= 3 || strong_n <= weak_n + 1) {
+    if (strong_n + weak_n) as i32 <= w.drawish_pieces && (strong_n <= 3 || strong_n <= weak_n + 1) {
         score * w.drawish_percent / 100
     } else {
         score
@@ -785,6 +788,50 @@ mod tests {
         let small = ["W:W21-32:B1-12", "B:W5,9,13,14,15,K32:B1,4,17,18,24,28"];
         table_agrees::<Brazilian>(&small);
         table_agrees::<Italian>(&small);
+    }
+
+    #[test]
+    fn endings_the_side_behind_holds_with_a_king_are_scaled_toward_a_draw() {
+        use crate::rules::{Board10, Board8};
+        fn both<R: Rules, G: crate::rules::Geometry>(fen: &str, w: Weights) -> (i32, i32) {
+            let pos = parse_fen::<R>(fen).unwrap();
+            let unscaled = Weights {
+                drawish_percent: 100,
+                ..w
+            };
+            (
+                evaluate_with(&pos, &EvalTable::of::<G>(w)),
+                evaluate_with(&pos, &EvalTable::of::<G>(unscaled)),
+            )
+        }
+        let scaled_by = |(scaled, unscaled): (i32, i32), percent: i32| {
+            assert_eq!(
+                scaled,
+                unscaled * percent / 100,
+                "{scaled} against {unscaled}"
+            )
+        };
+        // Three kings against a lone king; two men and a king against a man
+        // and a king.
+        let three_kings = both::<International, Board10>("W:WK28,K33,K38:BK3", WEIGHTS);
+        scaled_by(three_kings, WEIGHTS.drawish_percent);
+        let men_and_kings = both::<International, Board10>("W:WK5,28:B7,K9,19", WEIGHTS);
+        assert!(
+            men_and_kings.1 < -50,
+            "Black is a man up: {men_and_kings:?}"
+        );
+        scaled_by(men_and_kings, WEIGHTS.drawish_percent);
+        // Without a king the side behind is not holding: no scaling.
+        let no_king = both::<International, Board10>("W:W28:B7,K9,19", WEIGHTS);
+        assert_eq!(no_king.0, no_king.1);
+        // Nine pieces are past the limit of six, on either board: four men
+        // and a king against three and a king.
+        let many = both::<International, Board10>("W:WK5,16,25,28:B1,7,K9,19,35", WEIGHTS);
+        assert_eq!(many.0, many.1);
+        let brazilian = both::<Brazilian, Board8>("W:WK1,13,14,22:B16,19,K20,24,28", WEIGHTS_8X8);
+        assert_eq!(brazilian.0, brazilian.1);
+        let few = both::<Brazilian, Board8>("W:WK1,K13:BK20,24,28", WEIGHTS_8X8);
+        scaled_by(few, WEIGHTS_8X8.drawish_percent);
     }
 
     #[test]
