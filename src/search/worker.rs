@@ -602,7 +602,9 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     /// Quiescence: a side that must capture captures (no standing pat);
     /// otherwise the static score stands, unless the opponent threatens a
-    /// capture, in which case every move is tried once more (`threat` plies).
+    /// capture, in which case every move is tried once more (`threat` plies),
+    /// or a man can crown at once, in which case crowning is tried against
+    /// standing pat.
     fn quiesce(
         &mut self,
         pos: &Position<R>,
@@ -648,11 +650,45 @@ impl<'a, R: Rules> Worker<'a, R> {
             let side = pos.side_to_move();
             let threatened = threat > 0 && side_has_capture(pos, side.opponent());
             if !threatened {
-                self.lists[ply] = list;
                 if !has_quiet_move(pos) {
+                    self.lists[ply] = list;
                     return no_move_score::<R>(ply);
                 }
-                return evaluate(pos);
+                let stand = evaluate(pos);
+                let crowning = crowning_squares(pos);
+                if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
+                    self.lists[ply] = list;
+                    return stand;
+                }
+                // A man that crowns now can change the balance more than
+                // the evaluation's advancement terms say: look at it.
+                generate(pos, &mut list);
+                let men = pos.men(pos.side_to_move());
+                best = stand;
+                alpha = alpha.max(stand);
+                for i in 0..list.len() {
+                    let mv = list.as_slice()[i];
+                    if men & mv.from().mask() == 0 || crowning & mv.to().mask() == 0 {
+                        continue;
+                    }
+                    let child = pos.play(mv);
+                    let score =
+                        -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
+                    if self.stopped {
+                        break;
+                    }
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                break;
+                            }
+                        }
+                    }
+                }
+                self.lists[ply] = list;
+                return best;
             }
             generate(pos, &mut list);
             if list.is_empty() {
@@ -850,6 +886,19 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
     crate::rules::Dir::ALL
         .iter()
         .any(|&d| R::Geometry::step(kings, d) & empty != 0)
+}
+
+/// The squares of the promotion row that a man of the side to move can
+/// step onto now.
+#[inline(always)]
+fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
+    use crate::rules::{Dir, Geometry, Side};
+    let (dirs, row) = match pos.side_to_move() {
+        Side::White => ([Dir::UpLeft, Dir::UpRight], R::Geometry::TOP_ROW),
+        Side::Black => ([Dir::DownLeft, Dir::DownRight], R::Geometry::BOTTOM_ROW),
+    };
+    let men = pos.men(pos.side_to_move());
+    (R::Geometry::step(men, dirs[0]) | R::Geometry::step(men, dirs[1])) & pos.empty_squares() & row
 }
 
 #[inline(always)]
