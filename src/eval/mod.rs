@@ -523,10 +523,7 @@ fn losing_score<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let men = pos.men(side);
     let kings = pos.kings(side);
     let empty = pos.empty_squares();
-    let [l, r] = match side {
-        Side::White => [Dir::UpLeft, Dir::UpRight],
-        Side::Black => [Dir::DownLeft, Dir::DownRight],
-    };
+    let [l, r] = side.forward();
     let man_moves = (R::Geometry::step(men, l) & empty).count_ones()
         + (R::Geometry::step(men, r) & empty).count_ones();
     let mut king_moves = 0;
@@ -549,10 +546,7 @@ fn safe_man_moves<R: Rules>(pos: &Position<R>, side: Side) -> u32 {
     for d in Dir::ALL {
         attacked |= R::Geometry::step(enemy, d) & R::Geometry::step(empty, d.reverse());
     }
-    let [l, r] = match side {
-        Side::White => [Dir::UpLeft, Dir::UpRight],
-        Side::Black => [Dir::DownLeft, Dir::DownRight],
-    };
+    let [l, r] = side.forward();
     let men = pos.men(side);
     let safe = empty & !attacked;
     (R::Geometry::step(men, l) & safe).count_ones()
@@ -568,10 +562,7 @@ fn structure<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let men = pos.men(side);
     // A man's back-left square is covered when it holds an own piece or is
     // off the board; seen from that square, the man is one step forward.
-    let [fl, fr] = match side {
-        Side::White => [Dir::UpLeft, Dir::UpRight],
-        Side::Black => [Dir::DownLeft, Dir::DownRight],
-    };
+    let [fl, fr] = side.forward();
     let board = R::Geometry::BOARD;
     let covered_from = |d| R::Geometry::step(own, d) | !R::Geometry::step(board, d);
     let supported = men & covered_from(fl) & covered_from(fr);
@@ -604,15 +595,11 @@ const fn outposts<G: Geometry>(side: Side) -> u64 {
 /// at once.
 #[inline(always)]
 fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
-    use crate::rules::Dir;
     let enemy = pos.pieces(side.opponent());
     if enemy & pos.all_kings() != 0 {
         return 0;
     }
-    let [l, r] = match side {
-        Side::White => [Dir::DownLeft, Dir::DownRight],
-        Side::Black => [Dir::UpLeft, Dir::UpRight],
-    };
+    let [l, r] = side.opponent().forward();
     let mut shadow = enemy;
     let mut front = enemy;
     while front != 0 {

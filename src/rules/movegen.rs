@@ -35,9 +35,9 @@ use super::variant::{CapturePrecedence, Goal, Rules};
 #[inline(always)]
 const fn forward(white: bool) -> [Dir; 2] {
     if white {
-        [Dir::UpLeft, Dir::UpRight]
+        Side::White.forward()
     } else {
-        [Dir::DownLeft, Dir::DownRight]
+        Side::Black.forward()
     }
 }
 

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use super::geometry::Geometry;
+use super::geometry::{Dir, Geometry};
 use super::mv::Move;
 use super::square::{Bit, Bits, Square};
 use super::variant::Rules;
@@ -26,6 +26,15 @@ pub enum Side {
 }
 
 impl Side {
+    /// The directions in which this side's men step forward.
+    #[inline(always)]
+    pub const fn forward(self) -> [Dir; 2] {
+        match self {
+            Side::White => [Dir::UpLeft, Dir::UpRight],
+            Side::Black => [Dir::DownLeft, Dir::DownRight],
+        }
+    }
+
     /// The other player.
     #[inline(always)]
     pub const fn opponent(self) -> Side {

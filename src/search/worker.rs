@@ -873,10 +873,7 @@ fn first_king_made<R: Rules>(pos: &Position<R>) -> bool {
 fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
     let side = pos.side_to_move();
     let empty = pos.empty_squares();
-    let [a, b] = match side {
-        crate::rules::Side::White => [crate::rules::Dir::UpLeft, crate::rules::Dir::UpRight],
-        crate::rules::Side::Black => [crate::rules::Dir::DownLeft, crate::rules::Dir::DownRight],
-    };
+    let [a, b] = side.forward();
     let men = pos.men(side);
     use crate::rules::Geometry;
     if (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & empty != 0 {
@@ -892,13 +889,15 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
 /// step onto now.
 #[inline(always)]
 fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
-    use crate::rules::{Dir, Geometry, Side};
-    let (dirs, row) = match pos.side_to_move() {
-        Side::White => ([Dir::UpLeft, Dir::UpRight], R::Geometry::TOP_ROW),
-        Side::Black => ([Dir::DownLeft, Dir::DownRight], R::Geometry::BOTTOM_ROW),
+    use crate::rules::{Geometry, Side};
+    let side = pos.side_to_move();
+    let row = match side {
+        Side::White => R::Geometry::TOP_ROW,
+        Side::Black => R::Geometry::BOTTOM_ROW,
     };
-    let men = pos.men(pos.side_to_move());
-    (R::Geometry::step(men, dirs[0]) | R::Geometry::step(men, dirs[1])) & pos.empty_squares() & row
+    let [a, b] = side.forward();
+    let men = pos.men(side);
+    (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares() & row
 }
 
 #[inline(always)]
