@@ -263,11 +263,7 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
         targets: man_targets,
         opp_kings: s.opp_kings,
         empty: s.empty,
-        promotion_row: if WHITE {
-            <R::Geometry as Geometry>::TOP_ROW
-        } else {
-            <R::Geometry as Geometry>::BOTTOM_ROW
-        },
+        promotion_row: Position::<R>::promotion_row(if WHITE { Side::White } else { Side::Black }),
         from: Bit::new(0),
         king_moves: false,
         crowned: false,

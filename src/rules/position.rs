@@ -151,6 +151,15 @@ impl<R: Rules> std::hash::Hash for Position<R> {
 }
 
 impl<R: Rules> Position<R> {
+    /// The row on which `side`'s men crown.
+    #[inline(always)]
+    pub const fn promotion_row(side: Side) -> u64 {
+        match side {
+            Side::White => <R::Geometry as Geometry>::TOP_ROW,
+            Side::Black => <R::Geometry as Geometry>::BOTTOM_ROW,
+        }
+    }
+
     /// The initial position: men on the first `START_ROWS` rows of each side,
     /// the variant's first side (`R::FIRST_SIDE`) to move.
     pub fn start() -> Position<R> {
@@ -376,10 +385,7 @@ impl<R: Rules> Position<R> {
             key ^= zobrist::PIECE[king_kind][mv.from().index()]
                 ^ zobrist::PIECE[king_kind][mv.to().index()];
         } else {
-            let promotion_row = match self.side {
-                Side::White => <R::Geometry as Geometry>::TOP_ROW,
-                Side::Black => <R::Geometry as Geometry>::BOTTOM_ROW,
-            };
+            let promotion_row = Self::promotion_row(self.side);
             key ^= zobrist::PIECE[man_kind][mv.from().index()];
             if to & promotion_row != 0 || mv.crowned_in_passing() {
                 next.kings |= to;

@@ -663,7 +663,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 // A man that crowns now can change the balance more than
                 // the evaluation's advancement terms say: look at it.
                 generate(pos, &mut list);
-                let men = pos.men(pos.side_to_move());
+                let men = pos.men(side);
                 best = stand;
                 alpha = alpha.max(stand);
                 for i in 0..list.len() {
@@ -889,15 +889,13 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
 /// step onto now.
 #[inline(always)]
 fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
-    use crate::rules::{Geometry, Side};
+    use crate::rules::Geometry;
     let side = pos.side_to_move();
-    let row = match side {
-        Side::White => R::Geometry::TOP_ROW,
-        Side::Black => R::Geometry::BOTTOM_ROW,
-    };
     let [a, b] = side.forward();
     let men = pos.men(side);
-    (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares() & row
+    (R::Geometry::step(men, a) | R::Geometry::step(men, b))
+        & pos.empty_squares()
+        & Position::<R>::promotion_row(side)
 }
 
 #[inline(always)]
