@@ -192,21 +192,26 @@ fn a_move_time_is_kept() {
 }
 
 #[test]
-fn two_threads_find_a_legal_move() {
-    let table = Table::new(16);
-    let control = Control::new(false);
-    let mut setup = SearchSetup::new(
-        Position::<Brazilian>::start(),
-        Limits {
-            depth: Some(8),
-            ..Limits::default()
-        },
-    );
-    setup.threads = 2;
-    let r = search(&setup, &table, &control, &mut |_| {});
-    assert!(Position::<Brazilian>::start()
-        .legal_moves()
-        .contains(r.best.unwrap()));
+fn helper_threads_find_a_legal_move_at_the_depth_asked() {
+    // One helper keeps a ply ahead of the main worker, a second goes with it:
+    // whichever completes the limit first answers, never deeper than asked.
+    for threads in [2, 3] {
+        let table = Table::new(16);
+        let control = Control::new(false);
+        let mut setup = SearchSetup::new(
+            Position::<Brazilian>::start(),
+            Limits {
+                depth: Some(8),
+                ..Limits::default()
+            },
+        );
+        setup.threads = threads;
+        let r = search(&setup, &table, &control, &mut |_| {});
+        assert!(Position::<Brazilian>::start()
+            .legal_moves()
+            .contains(r.best.unwrap()));
+        assert_eq!(r.depth, 8, "{threads} threads");
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! protocol text.
 //!
 //! Threads: `threads` workers run the same iterative deepening on one shared
-//! table (helpers start one ply deeper on odd ids to spread the work); the
+//! table (helpers on odd ids keep one ply ahead of the first worker); the
 //! first worker alone reports, manages time and decides the move, from its
 //! deepest completed iteration. When it finishes it raises the stop flag and
 //! the helpers return.
@@ -15,7 +15,7 @@ pub mod limits;
 pub mod tt;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -191,6 +191,8 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     /// The deepest iteration a helper thread completed, if any.
     helper_best: parking_lot::Mutex<Option<SearchResult>>,
+    /// The iteration the main worker is searching (see `Worker::next_depth`).
+    main_depth: AtomicU32,
 }
 
 impl Shared<'_> {
@@ -230,6 +232,7 @@ pub fn search<R: Rules>(
         hard: budget.hard,
         node_limit: setup.limits.nodes,
         helper_best: parking_lot::Mutex::new(None),
+        main_depth: AtomicU32::new(0),
     };
     let threads = setup.threads.max(1);
     std::thread::scope(|scope| {

@@ -5,6 +5,7 @@
 //! pruning → table probe → move generation (no move = loss) → forced-reply
 //! extension → ordered PVS loop with late-move reductions → table store.
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::tt::{Bound, MoveHint};
@@ -137,8 +138,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut score = 0;
         let mut scale = 1.0f64;
         let mut previous_score: Option<i32> = None;
-        let first = 1 + (self.id % 2) as u32;
-        for depth in first..=max_depth {
+        let mut depth = 0;
+        while depth < max_depth {
+            depth = self.next_depth(depth, max_depth);
             let previous_best = self.root_moves[0].mv;
             for line in 0..lines {
                 let s = self.aspiration(depth as i32, line, score);
@@ -218,6 +220,22 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.publish();
         result
+    }
+
+    /// The depth of the next iteration after `done`. The main worker goes
+    /// one ply at a time and says where it is; a helper with an odd id keeps
+    /// one ply ahead of it, so that the two do not search the same depth
+    /// (with two threads, time to bench depth 13 against one thread: 0.66
+    /// instead of 0.69, ten alternating runs); other helpers go with the
+    /// main worker and fill the table for it.
+    fn next_depth(&self, done: u32, max_depth: u32) -> u32 {
+        let main = &self.shared.main_depth;
+        if self.id == 0 {
+            main.store(done + 1, Ordering::Relaxed);
+            return done + 1;
+        }
+        let ahead = (self.id % 2) as u32;
+        (done + 1).max((main.load(Ordering::Relaxed) + ahead).min(max_depth))
     }
 
     /// Never answer before the clock runs (ponder) or before a stop
@@ -340,7 +358,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn publish(&self) {
         self.shared.counters[self.id]
             .0
-            .store(self.nodes, std::sync::atomic::Ordering::Relaxed);
+            .store(self.nodes, Ordering::Relaxed);
     }
 
     /// The score of a drawn position for its side to move: minus the
