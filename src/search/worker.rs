@@ -23,8 +23,11 @@ const ASPIRATION: i32 = 25;
 /// the move more time.
 const SCORE_DROP: i32 = 30;
 /// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR.
+/// A divisor of 1.5 instead of 2.0 scored 51.9% over 400 games at 0.1 s a
+/// move and reaches depth 18 from the start with 40% of the nodes (1.7:
+/// 49.9%; reducing more for moves with a bad history: 48%).
 const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = 2.0;
+const LMR_DIVISOR: f64 = 1.5;
 /// Reverse futility pruning: depth limit and margin per ply.
 const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_MARGIN: i32 = 60;
