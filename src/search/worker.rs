@@ -892,15 +892,12 @@ fn first_king_made<R: Rules>(pos: &Position<R>) -> bool {
 /// Whether the side to move has any quiet move (called when it has no capture).
 #[inline(always)]
 fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
-    let side = pos.side_to_move();
-    let empty = pos.empty_squares();
-    let [a, b] = side.forward();
-    let men = pos.men(side);
-    use crate::rules::Geometry;
-    if (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & empty != 0 {
+    if man_steps(pos) != 0 {
         return true;
     }
-    let kings = pos.kings(side);
+    use crate::rules::Geometry;
+    let empty = pos.empty_squares();
+    let kings = pos.kings(pos.side_to_move());
     crate::rules::Dir::ALL
         .iter()
         .any(|&d| R::Geometry::step(kings, d) & empty != 0)
@@ -910,13 +907,17 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
 /// step onto now.
 #[inline(always)]
 fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
+    man_steps(pos) & Position::<R>::promotion_row(pos.side_to_move())
+}
+
+/// The empty squares a man of the side to move can step onto.
+#[inline(always)]
+fn man_steps<R: Rules>(pos: &Position<R>) -> u64 {
     use crate::rules::Geometry;
     let side = pos.side_to_move();
     let [a, b] = side.forward();
     let men = pos.men(side);
-    (R::Geometry::step(men, a) | R::Geometry::step(men, b))
-        & pos.empty_squares()
-        & Position::<R>::promotion_row(side)
+    (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares()
 }
 
 #[inline(always)]
