@@ -239,3 +239,21 @@ fn cli_rejects_a_bad_fen_without_panicking() {
         assert!(out.stdout.is_empty(), "{fen:?}: printed {:?}", out.stdout);
     }
 }
+
+#[test]
+fn cli_tools_end_quietly_when_their_reader_goes_away() {
+    for args in [&["perft", "--depth", "3"][..], &["bench", "--depth", "1"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run the tempo binary");
+        // The reader closes its end before the first line is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait for tempo");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -139,12 +139,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     let quiet = args.quiet;
     let totals = bench(args, &mut |l| {
         if !quiet {
-            println!("{l}");
+            outln!("{l}");
         }
     })?;
     let secs = totals.time.as_secs_f64().max(1e-9);
-    println!("Total time (ms): {}", totals.time.as_millis());
-    println!("Nodes searched: {}", totals.nodes);
-    println!("Nodes/second: {}", (totals.nodes as f64 / secs) as u64);
+    outln!("Total time (ms): {}", totals.time.as_millis());
+    outln!("Nodes searched: {}", totals.nodes);
+    outln!("Nodes/second: {}", (totals.nodes as f64 / secs) as u64);
     Ok(ExitCode::SUCCESS)
 }

@@ -278,7 +278,7 @@ fn build_for<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
     let book =
         book::build::<R, _>(book, &config, oracle, &mut on_event).map_err(|e| e.to_string())?;
     book.write_file(out, &notes).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "{}: {} positions, {} moves; {searched} positions searched in {}",
         out.display(),
         book.len(),
@@ -393,7 +393,7 @@ fn add_pdn_for<R: Rules>(args: &AddPdnArgs) -> Result<ExitCode, String> {
         args.plies
     );
     book.write_file(out, &[note]).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "{}: {counted} games counted ({moves} moves), {bad} skipped as unreadable, {other} of another variant; {} positions, {} moves in the book",
         out.display(),
         book.len(),

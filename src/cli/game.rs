@@ -59,9 +59,9 @@ fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
     let mut game = Game::with_settings(start, settings);
     game.play_list(&args.moves).map_err(|e| e.to_string())?;
     let clocks = game.clocks();
-    println!("position={}", to_fen(game.position()));
+    outln!("position={}", to_fen(game.position()));
     let or_dash = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
-    println!(
+    outln!(
         "plies={} king-plies={} short-endgame-plies={} long-endgame-plies={} occurrences={} end-ply={}",
         game.moves().len(),
         clocks.reversible_plies(),
@@ -70,6 +70,6 @@ fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
         game.occurrences(),
         game.end_ply().map_or_else(|| "-".to_string(), |ply| ply.to_string()),
     );
-    println!("{}", game.result());
+    outln!("{}", game.result());
     Ok(ExitCode::SUCCESS)
 }

@@ -227,7 +227,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             };
             failures[f.engine][kind] += 1;
         }
-        println!(
+        outln!(
             "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}",
             record.index + 1,
             record.result,
@@ -254,7 +254,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             names[i]
         )
     };
-    println!(
+    outln!(
         "finished: {} vs {}: {tally}, LOS {:.1}%; failures: {}; {}; {:.0} s",
         names[0],
         names[1],
@@ -270,7 +270,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             SprtVerdict::H0 => "H0 accepted",
             SprtVerdict::Continue => "undecided",
         };
-        println!(
+        outln!(
             "SPRT elo0={} elo1={}: LLR {:.2} ({lo:.2}, {hi:.2}) {verdict}",
             sprt.elo0,
             sprt.elo1,
@@ -284,7 +284,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         None => ("-inf".to_string(), "inf".to_string()),
     };
     let [illegal, timeouts, crashes] = failures[0];
-    println!(
+    outln!(
         "wins={} draws={} losses={} elo={elo} elo95={margin} illegal={illegal} timeouts={timeouts} crashes={crashes}",
         tally.wins, tally.draws, tally.losses
     );

@@ -1,6 +1,15 @@
 //! Command-line tools: argument definitions and the runner for each
 //! subcommand. Each tool picks the variant once, here, and calls generic code.
 
+/// Prints a line of a tool's results to standard output, like `println!`,
+/// but a reader that went away (`tempo perft --divide | head`) ends the
+/// program quietly, as it ends any Unix filter, instead of a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_line(format_args!($($arg)*))
+    };
+}
+
 mod analyse;
 pub mod bench;
 mod book;
@@ -12,6 +21,7 @@ mod matches;
 mod perft;
 mod tune;
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -103,5 +113,23 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Book(args)) => book::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+    }
+}
+
+/// Writes one line to standard output for `outln!`: a closed pipe exits with
+/// success (the reader has all it wanted), any other failure with a message.
+pub(crate) fn write_line(args: std::fmt::Arguments) {
+    let mut out = io::stdout().lock();
+    let written = out
+        .write_fmt(args)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("tempo: cannot write to standard output: {e}");
+            std::process::exit(2);
+        }
     }
 }

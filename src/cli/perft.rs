@@ -49,7 +49,7 @@ fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
         let nodes = if args.divide && depth == args.depth {
             let mut total = 0;
             for (mv, n) in divide(&pos, depth, threads) {
-                println!("{} {n}", format_move::<R>(mv, MoveStyle::Hub));
+                outln!("{} {n}", format_move::<R>(mv, MoveStyle::Hub));
                 total += n;
             }
             total
@@ -62,7 +62,7 @@ fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
         } else {
             0.0
         };
-        println!("depth {depth} nodes {nodes} time {secs:.3} mnps {mnps:.1}");
+        outln!("depth {depth} nodes {nodes} time {secs:.3} mnps {mnps:.1}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -141,7 +141,7 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
     } else {
         "WEIGHTS_8X8"
     };
-    println!("pub const {table}: Weights = {weights:?};");
+    outln!("pub const {table}: Weights = {weights:?};");
     Ok(ExitCode::SUCCESS)
 }
 
