@@ -6,11 +6,13 @@
 //! protocol text.
 //!
 //! Threads: `threads` workers run the same iterative deepening on one shared
-//! table (helpers on odd ids keep one ply ahead of the first worker); the
-//! first worker alone reports, manages time and decides the move, from its
+//! table (helpers on odd ids keep one ply ahead of the first worker, and a
+//! worker puts off a move whose subtree another is searching, see `busy`);
+//! the first worker alone reports, manages time and decides the move, from its
 //! deepest completed iteration. When it finishes it raises the stop flag and
 //! the helpers return.
 
+mod busy;
 pub mod limits;
 pub mod tt;
 mod worker;
@@ -22,6 +24,7 @@ use parking_lot::Mutex;
 
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::{Move, Position, Rules};
+use busy::Busy;
 pub use limits::Limits;
 use tt::Table;
 use worker::Worker;
@@ -193,6 +196,8 @@ struct Shared<'a> {
     helper_best: parking_lot::Mutex<Option<SearchResult>>,
     /// The iteration the main worker is searching (see `Worker::next_depth`).
     main_depth: AtomicU32,
+    /// Positions being searched, when more than one thread searches.
+    busy: Option<Busy>,
 }
 
 impl Shared<'_> {
@@ -233,6 +238,7 @@ pub fn search<R: Rules>(
         node_limit: setup.limits.nodes,
         helper_best: parking_lot::Mutex::new(None),
         main_depth: AtomicU32::new(0),
+        busy: (setup.threads > 1).then(Busy::new),
     };
     let threads = setup.threads.max(1);
     std::thread::scope(|scope| {
