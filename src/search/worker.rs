@@ -518,7 +518,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         // Moves put off because another thread is searching their child;
         // they are searched after the others, at their own index.
         let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
-        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        let mut deferred = match busy {
+            Some(_) => std::mem::take(&mut self.deferred[ply]),
+            None => Vec::new(),
+        };
         deferred.clear();
         // The next move's child is made one step ahead and its table bucket
         // asked for, so that its probe finds the bucket in the cache (the
@@ -648,7 +651,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.keys.pop();
         self.lists[ply] = list;
         self.order[ply] = order;
-        self.deferred[ply] = deferred;
+        if busy.is_some() {
+            self.deferred[ply] = deferred;
+        }
         if self.stopped {
             return 0;
         }
