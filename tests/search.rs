@@ -41,6 +41,13 @@ fn depth_search_with<R: Rules>(
 /// Plays a pseudo-random game, searching every position briefly: the move
 /// returned is always one of the legal moves.
 fn random_game_moves_are_legal<R: Rules>(seed: u64) {
+    random_game_searches_are_legal::<R>(seed, 3, 1);
+}
+
+/// As `random_game_moves_are_legal`, searching to `depth` with `threads`;
+/// the main worker's last line must be playable from the position, move
+/// after move.
+fn random_game_searches_are_legal<R: Rules>(seed: u64, depth: u32, threads: usize) {
     let mut pos = Position::<R>::start();
     let mut state = seed;
     for _ in 0..120 {
@@ -48,11 +55,28 @@ fn random_game_moves_are_legal<R: Rules>(seed: u64) {
         if legal.is_empty() {
             break;
         }
-        let result = depth_search(pos, 3);
+        let table = Table::new(4);
+        let control = Control::new(false);
+        let mut setup = SearchSetup::new(
+            pos,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        );
+        setup.search_single_move = true;
+        setup.threads = threads;
+        let mut line = Vec::new();
+        let result = search(&setup, &table, &control, &mut |it| line = it.pv.clone());
         let best = result.best.expect("a move when moves exist");
         assert!(legal.contains(best), "illegal best move in {pos:?}");
         if let Some(p) = result.ponder {
             assert!(pos.play(best).legal_moves().contains(p));
+        }
+        let mut along = pos;
+        for &mv in &line {
+            assert!(along.legal_moves().contains(mv), "illegal line in {pos:?}");
+            along = along.play(mv);
         }
         state = state
             .wrapping_mul(6364136223846793005)
@@ -67,6 +91,16 @@ fn the_search_returns_a_legal_move_in_every_position_of_random_games() {
     for seed in 1..4 {
         random_game_moves_are_legal::<International>(seed);
         random_game_moves_are_legal::<Brazilian>(seed);
+    }
+}
+
+#[test]
+fn two_threads_putting_off_each_others_moves_give_legal_lines() {
+    // Depth 7 gives nodes deep enough (5 plies left) for a thread to put off
+    // a move the other is searching.
+    for seed in 1..3 {
+        random_game_searches_are_legal::<International>(seed, 7, 2);
+        random_game_searches_are_legal::<Brazilian>(seed, 7, 2);
     }
 }
 
