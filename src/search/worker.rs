@@ -19,7 +19,9 @@ use crate::rules::{Goal, Move, MoveList, Position, Rules};
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 /// Half-width of the first aspiration window, in hundredths of a man.
-const ASPIRATION: i32 = 25;
+/// 15 instead of 25 scored 53.0% over 400 games at 0.1 s a move (+70 =284
+/// -46).
+const ASPIRATION: i32 = 15;
 /// A fall of the score between iterations (hundredths of a man) that earns
 /// the move more time.
 const SCORE_DROP: i32 = 30;
