@@ -24,6 +24,15 @@ fn depth_search_with<R: Rules>(
     depth: u32,
     adjust: impl FnOnce(&mut SearchSetup<R>),
 ) -> tempo::search::SearchResult {
+    depth_search_and_line(pos, depth, adjust).0
+}
+
+/// As `depth_search_with`, also giving the main worker's last line.
+fn depth_search_and_line<R: Rules>(
+    pos: Position<R>,
+    depth: u32,
+    adjust: impl FnOnce(&mut SearchSetup<R>),
+) -> (tempo::search::SearchResult, Vec<tempo::rules::Move>) {
     let table = Table::new(4);
     let control = Control::new(false);
     let mut setup = SearchSetup::new(
@@ -35,7 +44,9 @@ fn depth_search_with<R: Rules>(
     );
     setup.search_single_move = true;
     adjust(&mut setup);
-    search(&setup, &table, &control, &mut |_| {})
+    let mut line = Vec::new();
+    let result = search(&setup, &table, &control, &mut |it| line = it.pv.clone());
+    (result, line)
 }
 
 /// Plays a pseudo-random game, searching every position briefly: the move
@@ -55,19 +66,7 @@ fn random_game_searches_are_legal<R: Rules>(seed: u64, depth: u32, threads: usiz
         if legal.is_empty() {
             break;
         }
-        let table = Table::new(4);
-        let control = Control::new(false);
-        let mut setup = SearchSetup::new(
-            pos,
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-        );
-        setup.search_single_move = true;
-        setup.threads = threads;
-        let mut line = Vec::new();
-        let result = search(&setup, &table, &control, &mut |it| line = it.pv.clone());
+        let (result, line) = depth_search_and_line(pos, depth, |s| s.threads = threads);
         let best = result.best.expect("a move when moves exist");
         assert!(legal.contains(best), "illegal best move in {pos:?}");
         if let Some(p) = result.ponder {
