@@ -116,3 +116,51 @@ proptest! {
         check_game(brazilian_starts()[start], &choices)?;
     }
 }
+
+/// Plays seeded random games of `R` and checks in every position that
+/// `legal_quiet_move` finds exactly the generated quiet moves, for every
+/// pair of board squares.
+fn check_quiet_move_lookup<R: Rules>(games: u32) {
+    use tempo::rules::movegen::legal_quiet_move;
+    use tempo::rules::square::Bits;
+    use tempo::rules::Geometry;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let (mut checked, mut by_kings) = (0, 0);
+    for _ in 0..games {
+        let mut pos = Position::<R>::start();
+        for _ in 0..200 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            for from in Bits(R::Geometry::BOARD) {
+                for to in Bits(R::Geometry::BOARD) {
+                    let generated = legal
+                        .iter()
+                        .copied()
+                        .find(|m| !m.is_capture() && m.from() == from && m.to() == to);
+                    let found = legal_quiet_move(&pos, from, to);
+                    assert_eq!(found, generated, "{from:?}-{to:?} in {}", to_fen(&pos));
+                    checked += usize::from(found.is_some());
+                    by_kings += usize::from(found.is_some() && pos.all_kings() & from.mask() != 0);
+                }
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos = pos.play(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 1000, "only {checked} quiet moves seen");
+    assert!(by_kings > 100, "only {by_kings} king moves seen");
+}
+
+#[test]
+fn a_remembered_quiet_move_is_legal_exactly_when_it_is_generated() {
+    use tempo::rules::{English, Italian, Russian};
+    check_quiet_move_lookup::<International>(20);
+    check_quiet_move_lookup::<Brazilian>(20);
+    check_quiet_move_lookup::<Russian>(20);
+    check_quiet_move_lookup::<English>(20);
+    check_quiet_move_lookup::<Italian>(20);
+}

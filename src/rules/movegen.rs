@@ -100,6 +100,40 @@ pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
     }
 }
 
+/// Fills the quiet moves of `pos` into `list` (cleared first): all its
+/// legal moves when the side to move has no capture, which the caller knows.
+pub fn generate_quiet<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    list.clear();
+    let sides = Sides::of(pos);
+    match pos.side_to_move() {
+        Side::White => quiet_moves::<R, true>(sides, list),
+        Side::Black => quiet_moves::<R, false>(sides, list),
+    }
+}
+
+/// The quiet move of the piece on `from` to `to`, when it is legal in `pos`:
+/// the side to move has no capture, owns the piece, and the piece can step
+/// (a man forward, a short king any way) or fly (a flying king over empty
+/// squares) there. Lets a search try a remembered move before generating.
+pub fn legal_quiet_move<R: Rules>(pos: &Position<R>, from: Bit, to: Bit) -> Option<Move> {
+    let side = pos.side_to_move();
+    let empty = pos.empty_squares();
+    if to.mask() & empty == 0 || has_capture(pos) {
+        return None;
+    }
+    let reach = if pos.men(side) & from.mask() != 0 {
+        let [a, b] = forward(side == Side::White);
+        R::Geometry::step(from.mask(), a) | R::Geometry::step(from.mask(), b)
+    } else if pos.kings(side) & from.mask() != 0 {
+        Dir::ALL.iter().fold(0, |reach, &d| {
+            reach | king_reach::<R>(from.mask(), empty, d)
+        })
+    } else {
+        0
+    };
+    (reach & to.mask() != 0).then(|| Move::new(from, to, 0))
+}
+
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
