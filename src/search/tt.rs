@@ -18,7 +18,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::rules::Move;
+use crate::rules::{Bit, Move};
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +47,24 @@ impl MoveHint {
         self.0 & (1 << 20) != 0
     }
 
+    /// The start and end bits of the hinted move when it may be a quiet one
+    /// (a capture whose hash of taken pieces is 0 looks the same: the caller
+    /// checks the move for legality).
+    pub fn quiet_ends(self) -> Option<(Bit, Bit)> {
+        (self.is_some() && self.0 >> 12 & 0xFF == 0).then(|| {
+            (
+                Bit::new((self.0 & 63) as u8),
+                Bit::new((self.0 >> 6 & 63) as u8),
+            )
+        })
+    }
+
     /// Whether `mv` is the hinted move.
+    #[inline(always)]
     pub fn matches(self, mv: Move) -> bool {
-        self.is_some() && MoveHint::of(mv) == self
+        // The ends first: they rule out almost every move without the hash.
+        let ends = (mv.from().index() as u32) | (mv.to().index() as u32) << 6;
+        self.0 & 0xFFF == ends && self.is_some() && MoveHint::of(mv) == self
     }
 }
 
@@ -316,6 +331,20 @@ mod tests {
         assert!(e.hint.matches(mv));
         assert!(!e.hint.matches(pos.legal_moves().as_slice()[2]));
         assert!(t.probe(pos.key() ^ 1).is_none());
+    }
+
+    #[test]
+    fn a_quiet_hint_gives_back_its_ends() {
+        let pos = Position::<International>::start();
+        let mv = pos.legal_moves().as_slice()[3];
+        assert_eq!(MoveHint::of(mv).quiet_ends(), Some((mv.from(), mv.to())));
+        assert_eq!(MoveHint::default().quiet_ends(), None);
+        let capture = crate::rules::notation::parse_fen::<International>("W:W28:B23,24")
+            .unwrap()
+            .legal_moves()
+            .as_slice()[0];
+        assert!(capture.is_capture());
+        assert_eq!(MoveHint::of(capture).quiet_ends(), None);
     }
 
     #[test]

@@ -13,7 +13,10 @@ use super::tt::{Bound, MoveHint};
 use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
-use crate::rules::movegen::{generate, generate_captures, side_has_capture};
+use crate::rules::movegen::{
+    count_moves, generate, generate_captures, generate_quiet, has_capture, legal_quiet_move,
+    side_has_capture,
+};
 use crate::rules::{Goal, Move, MoveList, Position, Rules};
 
 /// Nodes between two looks at the clock and the stop flag.
@@ -402,15 +405,24 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// The position after `mv` with its draw clocks; its table bucket is
-    /// prefetched, as its probe is near.
+    /// prefetched, as its probe is near. A `leaf` child goes to quiescence,
+    /// which reads no draw clocks (it gets `clocks` back unchanged) and
+    /// probes the table only with many kings on the board.
     #[inline(always)]
     fn child_of(
         &self,
         pos: &Position<R>,
         mv: Move,
         clocks: DrawClocks,
+        leaf: bool,
     ) -> (Position<R>, DrawClocks) {
         let child = pos.play(mv);
+        if leaf {
+            if child.all_kings().count_ones() >= QS_TABLE_KINGS {
+                self.shared.table.prefetch(child.key());
+            }
+            return (child, clocks);
+        }
         let child_clocks = clocks.after(pos, mv, &child);
         self.shared
             .table
@@ -479,17 +491,15 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
         }
-        // 5. Moves; none is a loss.
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        generate(pos, &mut list);
-        if list.is_empty() {
-            self.lists[ply] = list;
+        // 5. Moves; none is a loss. Which moves exist follows from bitboard
+        // tests; they are only listed once a step below needs them.
+        let must_capture = has_capture(pos);
+        if !must_capture && !has_quiet_move(pos) {
             return no_move_score::<R>(ply);
         }
         // A win on the last allowed move is a win: the rules' draws come
         // after the check for a lost position.
         if clocks.verdict(&self.draw).is_some() {
-            self.lists[ply] = list;
             return self.draw_score(pos);
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
@@ -498,25 +508,41 @@ impl<'a, R: Rules> Worker<'a, R> {
         // horizon.
         let calm = !pv_node
             && depth <= FUTILITY_DEPTH.max(LATE_MOVE_DEPTH)
-            && !list.as_slice()[0].is_capture()
+            && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
         if calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
             let eval = evaluate(pos);
             if eval - FUTILITY_MARGIN * depth >= beta {
-                self.lists[ply] = list;
                 return eval;
             }
         }
-        // 6. A forced reply costs no depth.
-        let extension = (list.len() == 1 && ply < MAX_PLY / 2) as i32;
+        // 6. The table's move, when it is a legal quiet move, is searched
+        // before the others are listed: when it cuts, they never are.
+        let mut list = std::mem::take(&mut self.lists[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
-        self.score_moves(&list, &mut order, hint, ply, pos.all_kings());
+        let early = hint
+            .quiet_ends()
+            .filter(|_| !must_capture)
+            .and_then(|(from, to)| legal_quiet_move(pos, from, to));
+        let mut n = 0;
+        if early.is_none() {
+            n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
+        }
+        // A forced reply costs no depth.
+        let forced = match early {
+            Some(_) => count_moves(pos, &mut list) == 1,
+            None => n == 1,
+        };
+        let extension = (forced && ply < MAX_PLY / 2) as i32;
+        let new_depth = depth - 1 + extension;
+        // Children at the horizon go to quiescence, which needs no draw
+        // clocks.
+        let leaf = new_depth <= 0;
         // 7. Ordered PVS loop.
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         self.keys.push(pos.key());
-        let n = list.len();
         // Moves put off because another thread is searching their child;
         // they are searched after the others, at their own index.
         let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
@@ -531,13 +557,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut upcoming = None;
         let mut turn = 0;
         loop {
-            let (i, mv, child, child_clocks) = if turn < n {
+            if turn == 1 && n == 0 {
+                // The table's move was searched first and did not cut: list
+                // the moves; it comes first again, and is skipped.
+                n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
+                let first = pick(list.as_mut_slice(), &mut order, 0);
+                debug_assert!(Some(first) == early, "the table's move is first");
+            }
+            let (i, mv, child, child_clocks) = if let Some(mv) = early.filter(|_| turn == 0) {
+                let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
+                (0, mv, child, child_clocks)
+            } else if turn < n {
                 let i = turn;
                 let (mv, child, child_clocks) = match upcoming.take() {
                     Some(made) => made,
                     None => {
                         let mv = pick(list.as_mut_slice(), &mut order, i);
-                        let (child, child_clocks) = self.child_of(pos, mv, clocks);
+                        let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
                         (mv, child, child_clocks)
                     }
                 };
@@ -545,19 +581,18 @@ impl<'a, R: Rules> Worker<'a, R> {
                 // calm node: it would be pruned unsearched.)
                 if depth >= 2 && i + 1 < n && !(calm && i + 1 >= late_move_limit(depth)) {
                     let next = pick(list.as_mut_slice(), &mut order, i + 1);
-                    let (child, child_clocks) = self.child_of(pos, next, clocks);
+                    let (child, child_clocks) = self.child_of(pos, next, clocks, leaf);
                     upcoming = Some((next, child, child_clocks));
                 }
                 (i, mv, child, child_clocks)
             } else if let Some(&(i, mv)) = deferred.get(turn - n) {
-                let (child, child_clocks) = self.child_of(pos, mv, clocks);
+                let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
                 (i, mv, child, child_clocks)
             } else {
                 break;
             };
             turn += 1;
-            debug_assert!(list.as_slice()[i] == mv, "move {i} is the one searched");
-            let new_depth = depth - 1 + extension;
+            debug_assert!(n == 0 || list.as_slice()[i] == mv, "move {i} is searched");
             let quiet = !mv.is_capture();
             // Late quiet moves near the horizon of a calm non-PV node are
             // not searched at all.
@@ -822,6 +857,26 @@ impl<'a, R: Rules> Worker<'a, R> {
             .store(key, to_table(best, ply), depth, bound, hint);
     }
 
+    /// Lists the moves of `pos` (its captures when it must capture) with
+    /// their ordering keys; returns how many there are.
+    fn list_moves(
+        &self,
+        pos: &Position<R>,
+        must_capture: bool,
+        list: &mut MoveList,
+        order: &mut Vec<i32>,
+        hint: MoveHint,
+        ply: usize,
+    ) -> usize {
+        if must_capture {
+            generate_captures(pos, list);
+        } else {
+            generate_quiet(pos, list);
+        }
+        self.score_moves(list, order, hint, ply, pos.all_kings());
+        list.len()
+    }
+
     /// Ordering keys for `list`, written into `order`.
     fn score_moves(
         &self,
@@ -971,10 +1026,13 @@ fn history_index(mv: Move) -> usize {
 /// Selection step: moves the best-ordered remaining move to `i` and returns it.
 #[inline(always)]
 fn pick(moves: &mut [Move], order: &mut [i32], i: usize) -> Move {
+    let order = &mut order[..moves.len()];
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if order[j] > order[best] {
+    let mut top = order[i];
+    for (j, &key) in order.iter().enumerate().skip(i + 1) {
+        if key > top {
             best = j;
+            top = key;
         }
     }
     moves.swap(i, best);
