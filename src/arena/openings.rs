@@ -98,6 +98,14 @@ mod tests {
     }
 
     #[test]
+    fn the_random_opening_set_reads_as_100_openings_of_six_plies() {
+        let text = include_str!("../../tests/data/random-openings.txt");
+        let set = parse::<International>(text, "random-openings.txt").unwrap();
+        assert_eq!(set.len(), 100);
+        assert!(set.iter().all(|o| o.moves.len() == 6));
+    }
+
+    #[test]
     fn files_mix_positions_and_moves_and_name_bad_lines() {
         let text = "# comment\n32-28 18-23\n\nW:W28,32:B18,23 ; 28x19\nW:W31-50:B1-20\n";
         let set = parse::<International>(text, "o.txt").unwrap();
