@@ -532,19 +532,24 @@ impl DrawClocks {
     /// Plies left before the first clock rule draws the game (0: drawn now),
     /// `None` when no clock rule is both switched on and running. Lets a
     /// search decide whether the clocks matter within its horizon.
+    #[inline]
     pub fn plies_until_draw(&self, settings: &DrawSettings) -> Option<u32> {
         let left = |plies: Option<u32>, moves: u32| match (plies, moves) {
             (Some(plies), 1..) => Some(moves.saturating_mul(2).saturating_sub(plies)),
             _ => None,
         };
-        [
-            left(self.short_endgame_plies(), settings.short_endgame_moves),
-            left(self.long_endgame_plies(), settings.long_endgame_moves),
+        let nearer = |a: Option<u32>, b: Option<u32>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, None) => a,
+            (None, b) => b,
+        };
+        nearer(
+            nearer(
+                left(self.short_endgame_plies(), settings.short_endgame_moves),
+                left(self.long_endgame_plies(), settings.long_endgame_moves),
+            ),
             left(Some(self.reversible_plies()), settings.king_moves),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        )
     }
 }
 
