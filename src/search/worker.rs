@@ -10,6 +10,8 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use once_cell::sync::Lazy;
+
 use super::tt::{Bound, MoveHint};
 use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
@@ -82,7 +84,7 @@ pub(super) struct Worker<'a, R: Rules> {
     contempt: i32,
     threat_plies: u32,
     /// Late-move reductions by [depth][move index].
-    reductions: Vec<[i32; 64]>,
+    reductions: &'static [[i32; 64]; 64],
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -108,7 +110,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_clocks: setup.clocks,
             contempt: setup.contempt,
             threat_plies: setup.threat_plies,
-            reductions: reduction_table(),
+            reductions: &REDUCTIONS,
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -673,10 +675,14 @@ impl<'a, R: Rules> Worker<'a, R> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
+                    // A null-window node keeps only its move: its line is
+                    // read only after a fail high, which is searched again.
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    if pv_node {
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
                     if alpha >= beta {
                         if quiet {
                             self.reward(mv, ply, depth, &list.as_slice()[..i]);
@@ -744,7 +750,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let alpha_start = alpha;
         let mut list = std::mem::take(&mut self.lists[ply]);
-        generate_captures(pos, &mut list);
+        // Most positions here have no capture: a bitboard test says so
+        // more cheaply than the generator.
+        if has_capture(pos) {
+            generate_captures(pos, &mut list);
+        } else {
+            list.clear();
+        }
         let mut best = -INFINITY;
         if list.is_empty() {
             let side = pos.side_to_move();
@@ -859,7 +871,9 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// Lists the moves of `pos` (its captures when it must capture) with
-    /// their ordering keys; returns how many there are.
+    /// their ordering keys (the table's move first, then captures by the
+    /// kings they take, or killers, then history); returns how many there
+    /// are.
     fn list_moves(
         &self,
         pos: &Position<R>,
@@ -869,40 +883,33 @@ impl<'a, R: Rules> Worker<'a, R> {
         hint: MoveHint,
         ply: usize,
     ) -> usize {
+        order.clear();
         if must_capture {
             generate_captures(pos, list);
+            let kings = pos.all_kings();
+            order.extend(list.iter().map(|&mv| {
+                if hint.matches(mv) {
+                    ORDER_HINT
+                } else {
+                    ORDER_CAPTURE + (mv.captured() & kings).count_ones() as i32
+                }
+            }));
         } else {
             generate_quiet(pos, list);
+            let killers = self.killers[ply];
+            order.extend(list.iter().map(|&mv| {
+                if hint.matches(mv) {
+                    ORDER_HINT
+                } else if mv == killers[0] {
+                    ORDER_KILLER[0]
+                } else if mv == killers[1] {
+                    ORDER_KILLER[1]
+                } else {
+                    self.history[history_index(mv)]
+                }
+            }));
         }
-        self.score_moves(list, order, hint, ply, pos.all_kings());
         list.len()
-    }
-
-    /// Ordering keys for `list`, written into `order`.
-    fn score_moves(
-        &self,
-        list: &MoveList,
-        order: &mut Vec<i32>,
-        hint: MoveHint,
-        ply: usize,
-        kings: u64,
-    ) {
-        order.clear();
-        let killers = self.killers[ply];
-        for &mv in list.iter() {
-            let key = if hint.matches(mv) {
-                ORDER_HINT
-            } else if mv.is_capture() {
-                ORDER_CAPTURE + (mv.captured() & kings).count_ones() as i32
-            } else if mv == killers[0] {
-                ORDER_KILLER[0]
-            } else if mv == killers[1] {
-                ORDER_KILLER[1]
-            } else {
-                self.history[history_index(mv)]
-            };
-            order.push(key);
-        }
     }
 
     /// A quiet move caused a cut: remember it as a killer and in the history;
@@ -954,23 +961,20 @@ fn late_move_limit(depth: i32) -> usize {
     }
 }
 
-/// Late-move reductions: they grow with the logarithms of the depth and of
-/// the move's place in the ordering.
-fn reduction_table() -> Vec<[i32; 64]> {
-    (0..64)
-        .map(|depth| {
-            let mut row = [0i32; 64];
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                if depth > 0 {
-                    let d = (depth as f64).ln();
-                    let m = (i as f64).ln();
-                    *r = (LMR_BASE + d * m / LMR_DIVISOR) as i32;
-                }
-            }
-            row
-        })
-        .collect()
-}
+/// Late-move reductions by [depth][move index], worked out once for every
+/// search: they grow with the logarithms of the depth and of the move's
+/// place in the ordering.
+static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut table = [[0i32; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            let d = (depth as f64).ln();
+            let m = (i as f64).ln();
+            *r = (LMR_BASE + d * m / LMR_DIVISOR) as i32;
+        }
+    }
+    table
+});
 
 /// The score of a side to move with no legal move: lost, but won in Losing.
 #[inline(always)]
