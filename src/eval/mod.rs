@@ -600,15 +600,17 @@ fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         return 0;
     }
     let [l, r] = side.opponent().forward();
+    let men = pos.men(side);
     let mut shadow = enemy;
     let mut front = enemy;
-    while front != 0 {
+    // The fill stops early once every man is in the shadow (no runaway).
+    while front != 0 && men & !shadow != 0 {
         front = (R::Geometry::step(front, l) | R::Geometry::step(front, r))
             & R::Geometry::BOARD
             & !shadow;
         shadow |= front;
     }
-    let free = pos.men(side) & !shadow;
+    let free = men & !shadow;
     if free == 0 {
         return 0;
     }
