@@ -749,59 +749,27 @@ impl<'a, R: Rules> Worker<'a, R> {
             return score;
         }
         let alpha_start = alpha;
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let side = pos.side_to_move();
         // Most positions here have no capture: a bitboard test says so
-        // more cheaply than the generator.
-        if has_capture(pos) {
+        // more cheaply than the generator, and no move is listed then.
+        let must_capture = has_capture(pos);
+        let threatened = !must_capture && threat > 0 && side_has_capture(pos, side.opponent());
+        if !must_capture && !threatened {
+            if !has_quiet_move(pos) {
+                return no_move_score::<R>(ply);
+            }
+            let stand = evaluate(pos);
+            let crowning = crowning_squares(pos);
+            if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
+                return stand;
+            }
+            return self.try_crowning(pos, stand, crowning, alpha, beta, ply, threat);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        if must_capture {
             generate_captures(pos, &mut list);
         } else {
-            list.clear();
-        }
-        let mut best = -INFINITY;
-        if list.is_empty() {
-            let side = pos.side_to_move();
-            let threatened = threat > 0 && side_has_capture(pos, side.opponent());
-            if !threatened {
-                if !has_quiet_move(pos) {
-                    self.lists[ply] = list;
-                    return no_move_score::<R>(ply);
-                }
-                let stand = evaluate(pos);
-                let crowning = crowning_squares(pos);
-                if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
-                    self.lists[ply] = list;
-                    return stand;
-                }
-                // A man that crowns now can change the balance more than
-                // the evaluation's advancement terms say: look at it.
-                generate(pos, &mut list);
-                let men = pos.men(side);
-                best = stand;
-                alpha = alpha.max(stand);
-                for i in 0..list.len() {
-                    let mv = list.as_slice()[i];
-                    if men & mv.from().mask() == 0 || crowning & mv.to().mask() == 0 {
-                        continue;
-                    }
-                    let child = pos.play(mv);
-                    let score =
-                        -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
-                    if self.stopped {
-                        break;
-                    }
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                break;
-                            }
-                        }
-                    }
-                }
-                self.lists[ply] = list;
-                return best;
-            }
+            // Threatened: every move is tried once more.
             generate(pos, &mut list);
             if list.is_empty() {
                 self.lists[ply] = list;
@@ -813,6 +781,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 return stand;
             }
         }
+        let mut best = -INFINITY;
         let next_threat = if list.as_slice()[0].is_capture() {
             threat
         } else {
@@ -843,6 +812,50 @@ impl<'a, R: Rules> Worker<'a, R> {
         if use_table && !self.stopped {
             self.store(key, best, (alpha_start, beta), ply, 0, best_move);
         }
+        best
+    }
+
+    /// Quiescence of a quiet position where a man can crown at once
+    /// (`crowning`: the squares): a man that crowns can change the balance
+    /// more than the evaluation's advancement terms say, so each crowning
+    /// move is tried against standing pat (`stand`).
+    #[allow(clippy::too_many_arguments)]
+    fn try_crowning(
+        &mut self,
+        pos: &Position<R>,
+        stand: i32,
+        crowning: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        threat: u32,
+    ) -> i32 {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        generate(pos, &mut list);
+        let men = pos.men(pos.side_to_move());
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for i in 0..list.len() {
+            let mv = list.as_slice()[i];
+            if men & mv.from().mask() == 0 || crowning & mv.to().mask() == 0 {
+                continue;
+            }
+            let child = pos.play(mv);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
         best
     }
 
