@@ -47,6 +47,8 @@ const LATE_MOVE_DEPTH: i32 = 4;
 /// to bench depth 16, median of six interleaved runs: 0.60 from depth 5,
 /// 0.61 from 6, 0.62 from 4, 0.63 from 8, 0.68 without deferral).
 const DEFER_DEPTH: i32 = 5;
+// Late-move pruning stops a move loop, which must hold no deferred move.
+const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
 /// Quiescence uses the table only with at least this many kings on the board.
 const QS_TABLE_KINGS: u32 = 4;
 /// Multiplier that separates table keys of quiescence nodes by threat budget.
@@ -572,6 +574,13 @@ impl<'a, R: Rules> Worker<'a, R> {
                 (0, mv, child, child_clocks)
             } else if turn < n {
                 let i = turn;
+                // Late moves near the horizon of a calm non-PV node are not
+                // searched at all: all its moves are quiet and come in order,
+                // so the rest go unmade (no thread defers at this depth).
+                if calm && i >= late_move_limit(depth) && best > -MATE_BOUND {
+                    turn = n;
+                    continue;
+                }
                 let (mv, child, child_clocks) = match upcoming.take() {
                     Some(made) => made,
                     None => {
@@ -597,11 +606,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             turn += 1;
             debug_assert!(n == 0 || list.as_slice()[i] == mv, "move {i} is searched");
             let quiet = !mv.is_capture();
-            // Late quiet moves near the horizon of a calm non-PV node are
-            // not searched at all.
-            if calm && quiet && i >= late_move_limit(depth) && best > -MATE_BOUND {
-                continue;
-            }
             if let Some(busy) = busy {
                 if turn <= n && i > 0 && busy.contains(child.key()) {
                     deferred.push((i, mv));
