@@ -615,7 +615,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             let mut score;
             if i == 0 {
-                score = -self.negamax(
+                score = -self.search_child(
                     &child,
                     new_depth,
                     -beta,
@@ -636,7 +636,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 } else {
                     0
                 };
-                score = -self.negamax(
+                score = -self.search_child(
                     &child,
                     new_depth - reduction,
                     -alpha - 1,
@@ -646,7 +646,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     false,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(
+                    score = -self.search_child(
                         &child,
                         new_depth,
                         -alpha - 1,
@@ -657,7 +657,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     );
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax(
+                    score = -self.search_child(
                         &child,
                         new_depth,
                         -beta,
@@ -708,6 +708,27 @@ impl<'a, R: Rules> Worker<'a, R> {
         // 8. Store.
         self.store(key, best, (alpha_start, beta), ply, depth, best_move);
         best
+    }
+
+    /// A child of the move loop: quiescence at the horizon, called directly
+    /// (most children there are leaves), otherwise `negamax`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &Position<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        clocks: DrawClocks,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            self.quiesce(child, alpha, beta, ply, self.threat_plies)
+        } else {
+            self.negamax(child, depth, alpha, beta, ply, clocks, pv_node)
+        }
     }
 
     /// Quiescence: a side that must capture captures (no standing pat);
