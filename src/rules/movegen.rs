@@ -328,7 +328,9 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
         gen.empty = s.empty | king.mask();
         for d in Dir::ALL {
             if R::FLYING_KINGS {
-                gen.fly_jump(king.mask(), 0, d);
+                if gen.can_fly_jump(king.mask(), 0, d) {
+                    gen.fly_jump(king.mask(), 0, d);
+                }
             } else {
                 gen.step_jump(king.mask(), 0, 0, d, &Dir::ALL);
             }
@@ -449,6 +451,14 @@ impl<R: Rules> Captures<'_, R> {
         R::Geometry::step(over, d) & self.empty != 0
     }
 
+    /// Whether a flying king on `at` can jump an uncaptured opponent piece
+    /// along `d` (the first piece on the line, with an empty square behind).
+    #[inline(always)]
+    fn can_fly_jump(&self, at: u64, captured: u64, d: Dir) -> bool {
+        let (_, target) = R::Geometry::ray_walk(at, d, self.empty);
+        R::Geometry::step(target & self.opp & !captured, d) & self.empty != 0
+    }
+
     /// A flying-king jump from `at` along `d`: over empty squares to the
     /// first piece, which must be an uncaptured opponent piece with an empty
     /// square behind it; returns whether the jump exists.
@@ -463,13 +473,17 @@ impl<R: Rules> Captures<'_, R> {
         }
         let captured = captured | target;
         let [side_a, side_b] = d.perpendicular();
-        let straight = self.fly_jump(land, captured, d);
         // The sequence may halt on this line only if it cannot go on from
-        // any landing square (a capture must be completed).
-        let mut more = straight;
+        // any landing square (a capture must be completed). A jump is looked
+        // for before the call: most landing squares have none.
+        let mut more = self.can_fly_jump(land, captured, d) && self.fly_jump(land, captured, d);
         let first = land;
         while land != 0 {
-            more |= self.fly_jump(land, captured, side_a) | self.fly_jump(land, captured, side_b);
+            for next in [side_a, side_b] {
+                if self.can_fly_jump(land, captured, next) {
+                    more |= self.fly_jump(land, captured, next);
+                }
+            }
             land = R::Geometry::step(land, d) & self.empty;
         }
         if !more {
