@@ -529,9 +529,10 @@ impl DrawClocks {
         }
     }
 
-    /// Plies left before the first clock rule draws the game (0: drawn now),
-    /// `None` when no clock rule is both switched on and running. Lets a
-    /// search decide whether the clocks matter within its horizon.
+    /// Plies left before the first clock rule draws the game (0: drawn now,
+    /// exactly when [`DrawClocks::verdict`] gives a draw), `None` when no
+    /// clock rule is both switched on and running. Lets a search decide
+    /// whether the clocks matter within its horizon.
     #[inline]
     pub fn plies_until_draw(&self, settings: &DrawSettings) -> Option<u32> {
         let left = |plies: Option<u32>, moves: u32| match (plies, moves) {
@@ -755,6 +756,41 @@ mod tests {
             ..settings
         };
         assert_eq!(DrawClocks::start(&open).plies_until_draw(&off), None);
+    }
+
+    #[test]
+    fn no_plies_left_exactly_when_the_clocks_call_a_draw() {
+        let on = DrawSettings::for_variant(VariantKind::International);
+        let settings = [
+            on.clone(),
+            DrawSettings {
+                king_moves: 0,
+                ..on
+            },
+            DrawSettings {
+                short_endgame_moves: 0,
+                long_endgame_moves: 1,
+                ..on
+            },
+        ];
+        for settings in settings {
+            for reversible in (0..=70).chain([u16::MAX - 1, u16::MAX]) {
+                for short in (0..=40).chain([u16::MAX]) {
+                    for long in (0..=40).chain([u16::MAX]) {
+                        let clocks = DrawClocks {
+                            reversible,
+                            short,
+                            long,
+                        };
+                        assert_eq!(
+                            clocks.verdict(&settings).is_some(),
+                            clocks.plies_until_draw(&settings) == Some(0),
+                            "{clocks:?} under {settings:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// K v K by hand: the mover wins by capturing at once, or, when the

@@ -486,7 +486,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 4. Transposition table; the key includes the draw clocks when a
         // draw rule is near enough to change the result.
-        let key = self.table_key(pos, clocks);
+        let plies_until_draw = clocks.plies_until_draw(&self.draw);
+        let key = pos.key() ^ clock_salt(plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
@@ -502,9 +503,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         if !must_capture && !has_quiet_move(pos) {
             return no_move_score::<R>(ply);
         }
-        // A win on the last allowed move is a win: the rules' draws come
-        // after the check for a lost position.
-        if clocks.verdict(&self.draw).is_some() {
+        // A win on the last allowed move is a win: the rules' draws (no
+        // plies left on the draw clocks) come after the check for a lost
+        // position.
+        if plies_until_draw == Some(0) {
             return self.draw_score(pos);
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
