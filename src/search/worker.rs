@@ -431,15 +431,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         let child_clocks = clocks.after(pos, mv, &child);
         self.shared
             .table
-            .prefetch(self.table_key(&child, child_clocks));
+            .prefetch(table_key(&child, child_clocks.plies_until_draw(&self.draw)));
         (child, child_clocks)
-    }
-
-    /// The table key of `pos` with draw clocks `clocks`: the position's own
-    /// key, salted when a draw rule is near enough to change the result.
-    #[inline(always)]
-    fn table_key(&self, pos: &Position<R>, clocks: DrawClocks) -> u64 {
-        pos.key() ^ clock_salt(clocks.plies_until_draw(&self.draw))
     }
 
     /// Principal-variation search; `clocks` are the draw-rule clocks of `pos`.
@@ -487,7 +480,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // 4. Transposition table; the key includes the draw clocks when a
         // draw rule is near enough to change the result.
         let plies_until_draw = clocks.plies_until_draw(&self.draw);
-        let key = pos.key() ^ clock_salt(plies_until_draw);
+        let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
@@ -980,14 +973,16 @@ impl<'a, R: Rules> Worker<'a, R> {
 /// Plies to a rule draw within which the draw clocks enter the table key.
 const CLOCK_HORIZON: u32 = 64;
 
-/// What the draw clocks add to a table key: nothing while no rule draw is
-/// near, otherwise a value that differs for every distance to the draw.
+/// The table key of `pos` whose draw clocks leave `plies_until_draw`: the
+/// position's own key, salted with a value that differs for every distance
+/// to a rule draw near enough to change the result.
 #[inline(always)]
-fn clock_salt(plies_until_draw: Option<u32>) -> u64 {
-    match plies_until_draw {
+fn table_key<R: Rules>(pos: &Position<R>, plies_until_draw: Option<u32>) -> u64 {
+    let salt = match plies_until_draw {
         Some(n) if n <= CLOCK_HORIZON => (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         _ => 0,
-    }
+    };
+    pos.key() ^ salt
 }
 
 /// Moves searched at a calm non-PV node of this depth before the rest are
