@@ -592,7 +592,8 @@ const fn outposts<G: Geometry>(side: Side) -> u64 {
 ///
 /// A man is blocked exactly when it stands in the backward cone of an enemy
 /// piece, so one fill backward from all enemy pieces finds every blocked man
-/// at once.
+/// at once. Only men near enough to the far row to earn a bonus are looked
+/// at: the fill ends as soon as they are all blocked.
 #[inline(always)]
 fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let enemy = pos.pieces(side.opponent());
@@ -600,7 +601,7 @@ fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         return 0;
     }
     let [l, r] = side.opponent().forward();
-    let men = pos.men(side);
+    let men = pos.men(side) & runaway_rows::<R::Geometry>(side, w);
     let mut shadow = enemy;
     let mut front = enemy;
     // The fill stops early once every man is in the shadow (no runaway).
@@ -624,6 +625,19 @@ fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         }
     }
     bonus
+}
+
+/// The rows (seen from `side`) where a runaway man earns a bonus: those
+/// fewer than `runaway / runaway_step` moves from the far row.
+#[inline(always)]
+fn runaway_rows<G: Geometry>(side: Side, w: &Weights) -> u64 {
+    let mut rows = 0;
+    for a in 0..G::ROWS - 1 {
+        if w.runaway - w.runaway_step * (G::ROWS - 1 - a) as i32 > 0 {
+            rows |= own_row::<G>(side, a);
+        }
+    }
+    rows
 }
 
 #[cfg(test)]
@@ -839,6 +853,70 @@ mod tests {
         // by the edge and the piece behind it (36 by 41); 41 has 46 empty.
         let edge = parse_fen::<International>("W:W36,41,47:B5").unwrap();
         assert_eq!(structure(&edge, Side::White, &w), 2);
+    }
+
+    /// The runaway bonus worked out man by man: each man's forward cone
+    /// walked row by row, looked at for enemy pieces.
+    fn runaways_one_by_one<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
+        let enemy = pos.pieces(side.opponent());
+        if enemy & pos.all_kings() != 0 {
+            return 0;
+        }
+        let rows = R::Geometry::ROWS;
+        let [l, r] = side.forward();
+        let mut bonus = 0;
+        for a in 0..rows - 1 {
+            for man in crate::rules::square::Bits(pos.men(side) & own_row::<R::Geometry>(side, a)) {
+                let (mut cone, mut front) = (0, man.mask());
+                while front != 0 {
+                    front = (R::Geometry::step(front, l) | R::Geometry::step(front, r))
+                        & R::Geometry::BOARD;
+                    cone |= front;
+                }
+                if cone & enemy == 0 {
+                    bonus += (w.runaway - w.runaway_step * (rows - 1 - a) as i32).max(0);
+                }
+            }
+        }
+        bonus
+    }
+
+    /// Plays seeded random games and checks every position's runaway bonus
+    /// against the man-by-man count; returns how many positions had one.
+    fn runaways_agree_in_random_games<R: Rules>(w: &Weights) -> usize {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut with_bonus = 0;
+        for _ in 0..200 {
+            let mut pos = Position::<R>::start();
+            for _ in 0..150 {
+                for side in [Side::White, Side::Black] {
+                    let bonus = runaways(&pos, side, w);
+                    assert_eq!(bonus, runaways_one_by_one(&pos, side, w), "{side:?}");
+                    with_bonus += usize::from(bonus != 0);
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos = pos.play(moves.as_slice()[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        with_bonus
+    }
+
+    #[test]
+    fn the_runaway_fill_finds_what_a_man_by_man_walk_finds() {
+        assert!(runaways_agree_in_random_games::<International>(&WEIGHTS) > 100);
+        assert!(runaways_agree_in_random_games::<Brazilian>(&WEIGHTS_8X8) > 100);
+        // A bonus that reaches every row.
+        let far = Weights {
+            runaway_step: 1,
+            ..WEIGHTS
+        };
+        assert!(runaways_agree_in_random_games::<International>(&far) > 100);
     }
 
     #[test]
