@@ -257,34 +257,34 @@ const CHUNKS: usize = 7;
 pub struct EvalTable {
     /// The weights the table was made from.
     pub weights: Weights,
-    /// Indexed by [board empty][side][chunk][byte].
-    men: [[[[i32; 256]; CHUNKS]; 2]; 2],
+    /// Indexed by [side][chunk][byte]: the full-board sum plus the
+    /// empty-board sum times 2^32, so that one addition a byte adds up both
+    /// (see [`EvalTable::men_value`]).
+    men: [[[i64; 256]; CHUNKS]; 2],
 }
 
 impl EvalTable {
     /// The table of `weights` on the board `G`.
     pub const fn of<G: Geometry>(weights: Weights) -> EvalTable {
-        let mut men = [[[[0i32; 256]; CHUNKS]; 2]; 2];
-        let mut end = 0;
-        while end < 2 {
-            let mut side = 0;
-            while side < 2 {
-                let mut chunk = 0;
-                while chunk < CHUNKS {
-                    let mut byte = 1usize;
-                    while byte < 256 {
-                        // A byte's sum is the sum without its lowest man
-                        // plus that man's value.
-                        let bit = (chunk * 8) as u32 + byte.trailing_zeros();
-                        men[end][side][chunk][byte] = men[end][side][chunk][byte & (byte - 1)]
-                            + man_value::<G>(&weights, side == 0, end == 1, bit);
-                        byte += 1;
-                    }
-                    chunk += 1;
+        let mut men = [[[0i64; 256]; CHUNKS]; 2];
+        let mut side = 0;
+        while side < 2 {
+            let mut chunk = 0;
+            while chunk < CHUNKS {
+                let mut byte = 1usize;
+                while byte < 256 {
+                    // A byte's sum is the sum without its lowest man plus
+                    // that man's value.
+                    let bit = (chunk * 8) as u32 + byte.trailing_zeros();
+                    let full = man_value::<G>(&weights, side == 0, false, bit) as i64;
+                    let empty = man_value::<G>(&weights, side == 0, true, bit) as i64;
+                    men[side][chunk][byte] =
+                        men[side][chunk][byte & (byte - 1)] + full + (empty << 32);
+                    byte += 1;
                 }
-                side += 1;
+                chunk += 1;
             }
-            end += 1;
+            side += 1;
         }
         EvalTable { weights, men }
     }
@@ -295,14 +295,15 @@ impl EvalTable {
     #[inline(always)]
     fn men_value<G: Geometry>(&self, men: u64, side: Side, total: u32, start: u32) -> i32 {
         let used = (G::BOARD.ilog2() / 8 + 1) as usize;
-        let full = &self.men[0][side as usize];
-        let empty = &self.men[1][side as usize];
-        let (mut on, mut off) = (0, 0);
-        for chunk in 0..used {
-            let byte = ((men >> (8 * chunk)) & 0xFF) as usize;
-            on += full[chunk][byte];
-            off += empty[chunk][byte];
+        let table = &self.men[side as usize];
+        let mut sum = 0i64;
+        for (chunk, bytes) in table.iter().enumerate().take(used) {
+            sum += bytes[((men >> (8 * chunk)) & 0xFF) as usize];
         }
+        // Both sums fit in an i32: the low half is the full-board sum, and
+        // taking it away leaves the empty-board sum times 2^32.
+        let on = sum as i32;
+        let off = ((sum - on as i64) >> 32) as i32;
         let total = total.min(start) as i32;
         (on * total + off * (start as i32 - total)) / start as i32
     }
