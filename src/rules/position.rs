@@ -343,7 +343,7 @@ impl<R: Rules> Position<R> {
     /// Captured pieces are removed, the mover lands on `to`, and a man that
     /// ends its move on the far row is crowned (seed 000 §3.5, §4.15), as is
     /// one crowned during its capture (Russian).
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, mv: Move) -> Position<R> {
         let from = mv.from().mask();
         let to = mv.to().mask();
