@@ -2,8 +2,8 @@
 //! and move ordering.
 //!
 //! Node steps (numbered in `negamax`): horizon → draws → mate-distance
-//! pruning → table probe → whether any move exists (none = loss), rule
-//! draws, reverse futility → the table's quiet move, then the listed moves
+//! pruning → whether any move exists (none = loss), rule draws → table
+//! probe → reverse futility → the table's quiet move, then the listed moves
 //! (a forced reply costs no depth) in an ordered PVS loop with late-move
 //! reductions (a move another thread is searching comes last) → table store.
 
@@ -477,9 +477,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        // 4. Transposition table; the key includes the draw clocks when a
-        // draw rule is near enough to change the result.
+        // 4. Moves; none is a loss. Which moves exist follows from bitboard
+        // tests; they are only listed once a step below needs them. (These
+        // tests come before the table probe, whose bucket the parent asked
+        // for: they run while it is on its way.)
+        let must_capture = has_capture(pos);
+        if !must_capture && !has_quiet_move(pos) {
+            return no_move_score::<R>(ply);
+        }
+        // A win on the last allowed move is a win: the rules' draws (no
+        // plies left on the draw clocks) come after the check for a lost
+        // position.
         let plies_until_draw = clocks.plies_until_draw(&self.draw);
+        if plies_until_draw == Some(0) {
+            return self.draw_score(pos);
+        }
+        // 5. Transposition table; the key includes the draw clocks when a
+        // draw rule is near enough to change the result.
         let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
@@ -489,18 +503,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                     return score;
                 }
             }
-        }
-        // 5. Moves; none is a loss. Which moves exist follows from bitboard
-        // tests; they are only listed once a step below needs them.
-        let must_capture = has_capture(pos);
-        if !must_capture && !has_quiet_move(pos) {
-            return no_move_score::<R>(ply);
-        }
-        // A win on the last allowed move is a win: the rules' draws (no
-        // plies left on the draw clocks) come after the check for a lost
-        // position.
-        if plies_until_draw == Some(0) {
-            return self.draw_score(pos);
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
         // (not when a capture is pending for either side). `calm` is only
