@@ -931,16 +931,19 @@ impl<'a, R: Rules> Worker<'a, R> {
             }));
         } else {
             generate_quiet(pos, list);
-            let killers = self.killers[ply];
+            // Killers are quiet moves, so among quiet moves their two squares
+            // (their history index) name them.
+            let killers = self.killers[ply].map(history_index);
             order.extend(list.iter().map(|&mv| {
+                let index = history_index(mv);
                 if hint.matches(mv) {
                     ORDER_HINT
-                } else if mv == killers[0] {
+                } else if index == killers[0] {
                     ORDER_KILLER[0]
-                } else if mv == killers[1] {
+                } else if index == killers[1] {
                     ORDER_KILLER[1]
                 } else {
-                    self.history[history_index(mv)]
+                    self.history[index]
                 }
             }));
         }
