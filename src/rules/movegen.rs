@@ -137,11 +137,7 @@ pub fn legal_quiet_move<R: Rules>(pos: &Position<R>, from: Bit, to: Bit) -> Opti
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
-    let sides = Sides::of(pos);
-    match pos.side_to_move() {
-        Side::White => can_capture::<R, true>(sides),
-        Side::Black => can_capture::<R, false>(sides),
-    }
+    side_has_capture(pos, pos.side_to_move())
 }
 
 /// Whether `side` could capture if it were to move in `pos` (for the side
@@ -149,9 +145,13 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 #[inline]
 pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
     let sides = Sides::for_side(pos, side);
-    match side {
-        Side::White => can_capture::<R, true>(sides),
-        Side::Black => can_capture::<R, false>(sides),
+    // Where men capture backward too, the test is the same for both sides
+    // (`sides` is already seen from `side`): one copy, and no branch on a
+    // side that alternates down the search tree.
+    if R::MEN_CAPTURE_BACKWARD || side == Side::White {
+        can_capture::<R, true>(sides)
+    } else {
+        can_capture::<R, false>(sides)
     }
 }
 
