@@ -18,14 +18,22 @@ use super::zobrist;
 
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Side {
     /// Moves first; starts on the high-numbered squares.
-    White,
+    White = 0,
     /// Starts on squares 1..=20 (10x10) or 1..=12 (8x8).
-    Black,
+    Black = 1,
 }
 
 impl Side {
+    /// 0 for White, 1 for Black: the index of the side's bitboard in a
+    /// position and of its men's kind in the Zobrist table.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The directions in which this side's men step forward.
     #[inline(always)]
     pub const fn forward(self) -> [Dir; 2] {
@@ -124,11 +132,18 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+// `play` finds a side's Zobrist kinds from its index.
+const _: () = assert!(
+    zobrist::BLACK_MAN == zobrist::WHITE_MAN + Side::Black.index()
+        && zobrist::BLACK_KING == zobrist::WHITE_KING + Side::Black.index()
+);
+
 /// A position of variant `R`.
 #[derive(Clone, Copy)]
 pub struct Position<R: Rules> {
-    white: u64,
-    black: u64,
+    /// Each side's pieces, indexed by [`Side::index`]: reading the side to
+    /// move's pieces is one load, with no branch on the side.
+    pieces: [u64; 2],
     kings: u64,
     side: Side,
     key: u64,
@@ -137,8 +152,7 @@ pub struct Position<R: Rules> {
 
 impl<R: Rules> PartialEq for Position<R> {
     fn eq(&self, other: &Self) -> bool {
-        (self.white, self.black, self.kings, self.side)
-            == (other.white, other.black, other.kings, other.side)
+        (self.pieces, self.kings, self.side) == (other.pieces, other.kings, other.side)
     }
 }
 
@@ -181,8 +195,7 @@ impl<R: Rules> Position<R> {
 
     fn from_bits_unchecked(white: u64, black: u64, kings: u64, side: Side) -> Position<R> {
         let mut pos = Position {
-            white,
-            black,
+            pieces: [white, black],
             kings,
             side,
             key: 0,
@@ -246,16 +259,14 @@ impl<R: Rules> Position<R> {
 
     /// The same pieces with the other side to move.
     pub fn with_side_to_move(&self, side: Side) -> Position<R> {
-        Position::from_bits_unchecked(self.white, self.black, self.kings, side)
+        let [white, black] = self.pieces;
+        Position::from_bits_unchecked(white, black, self.kings, side)
     }
 
     /// Bitboard of one side's pieces.
     #[inline(always)]
     pub fn pieces(&self, side: Side) -> u64 {
-        match side {
-            Side::White => self.white,
-            Side::Black => self.black,
-        }
+        self.pieces[side.index()]
     }
 
     /// Bitboard of one side's men.
@@ -279,21 +290,21 @@ impl<R: Rules> Position<R> {
     /// Bitboard of all pieces.
     #[inline(always)]
     pub fn occupied(&self) -> u64 {
-        self.white | self.black
+        self.pieces[0] | self.pieces[1]
     }
 
     /// Bitboard of the empty playable squares.
     #[inline(always)]
     pub fn empty_squares(&self) -> u64 {
-        <R::Geometry as Geometry>::BOARD & !(self.white | self.black)
+        <R::Geometry as Geometry>::BOARD & !self.occupied()
     }
 
     /// The piece on a bit, if any.
     pub fn piece_on(&self, bit: Bit) -> Option<Piece> {
         let mask = bit.mask();
-        let side = if self.white & mask != 0 {
+        let side = if self.pieces(Side::White) & mask != 0 {
             Side::White
-        } else if self.black & mask != 0 {
+        } else if self.pieces(Side::Black) & mask != 0 {
             Side::Black
         } else {
             return None;
@@ -328,10 +339,10 @@ impl<R: Rules> Position<R> {
 
     /// The Zobrist key computed from scratch.
     pub fn compute_key(&self) -> u64 {
-        let mut key = zobrist::of_set(zobrist::WHITE_MAN, self.white & !self.kings)
-            ^ zobrist::of_set(zobrist::BLACK_MAN, self.black & !self.kings)
-            ^ zobrist::of_set(zobrist::WHITE_KING, self.white & self.kings)
-            ^ zobrist::of_set(zobrist::BLACK_KING, self.black & self.kings);
+        let mut key = zobrist::of_set(zobrist::WHITE_MAN, self.men(Side::White))
+            ^ zobrist::of_set(zobrist::BLACK_MAN, self.men(Side::Black))
+            ^ zobrist::of_set(zobrist::WHITE_KING, self.kings(Side::White))
+            ^ zobrist::of_set(zobrist::BLACK_KING, self.kings(Side::Black));
         if self.side == Side::Black {
             key ^= zobrist::BLACK_TO_MOVE;
         }
@@ -350,36 +361,18 @@ impl<R: Rules> Position<R> {
         let captured = mv.captured();
         let is_king = self.kings & from != 0;
         let mut next = *self;
-        let (man_kind, king_kind, opp_man, opp_king) = match self.side {
-            Side::White => (
-                zobrist::WHITE_MAN,
-                zobrist::WHITE_KING,
-                zobrist::BLACK_MAN,
-                zobrist::BLACK_KING,
-            ),
-            Side::Black => (
-                zobrist::BLACK_MAN,
-                zobrist::BLACK_KING,
-                zobrist::WHITE_MAN,
-                zobrist::WHITE_KING,
-            ),
-        };
+        let us = self.side.index();
+        let them = us ^ 1;
+        let (man_kind, king_kind) = (zobrist::WHITE_MAN + us, zobrist::WHITE_KING + us);
+        let (opp_man, opp_king) = (zobrist::WHITE_MAN + them, zobrist::WHITE_KING + them);
         let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
         if captured != 0 {
             key ^= zobrist::of_set(opp_man, captured & !self.kings)
                 ^ zobrist::of_set(opp_king, captured & self.kings);
             next.kings &= !captured;
         }
-        match self.side {
-            Side::White => {
-                next.white ^= from ^ to;
-                next.black &= !captured;
-            }
-            Side::Black => {
-                next.black ^= from ^ to;
-                next.white &= !captured;
-            }
-        }
+        next.pieces[us] ^= from ^ to;
+        next.pieces[them] &= !captured;
         if is_king {
             next.kings ^= from ^ to;
             key ^= zobrist::PIECE[king_kind][mv.from().index()]
