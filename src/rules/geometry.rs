@@ -87,16 +87,33 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// squares beyond that bit in that direction, up to the edge.
     const RAYS: [[u64; 64]; 4] = rays(Self::PER_ROW, Self::BOARD);
 
+    /// One step in each direction as a left rotation of the bits: up is
+    /// toward lower bits, down toward higher ones.
+    const STEP_ROTATION: [u32; 4] = [
+        64 - (Self::PER_ROW + 1),
+        64 - Self::PER_ROW,
+        Self::PER_ROW,
+        Self::PER_ROW + 1,
+    ];
+
     /// Shifts a bitboard one step in `dir`; the result may hold ghost bits
     /// and must be masked by the caller.
+    ///
+    /// It is a rotation: a `dir` known only at run time (the capture
+    /// generator's) then costs one table read, not a jump through a table,
+    /// which the processor often mispredicts. For bits on the board it
+    /// equals the shift, except that bits stepping off the top row come
+    /// back above the board's highest bit (checked at compile time), where
+    /// any mask within the board drops them as it drops ghost bits.
     #[inline(always)]
     fn step(bb: u64, dir: Dir) -> u64 {
-        match dir {
-            Dir::UpLeft => bb >> (Self::PER_ROW + 1),
-            Dir::UpRight => bb >> Self::PER_ROW,
-            Dir::DownLeft => bb << Self::PER_ROW,
-            Dir::DownRight => bb << (Self::PER_ROW + 1),
-        }
+        const {
+            assert!(
+                (63 - Self::BOARD.leading_zeros()) + (Self::PER_ROW + 1) < 64,
+                "a step must not wrap onto the board"
+            )
+        };
+        bb.rotate_left(Self::STEP_ROTATION[dir as usize])
     }
 
     /// What a flying piece on `from` (one bit) sees in `dir`: the empty
@@ -257,6 +274,7 @@ impl Geometry for Board8Mirrored {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::square::Bits;
 
     fn roundtrip<G: Geometry>() {
         for n in 1..=G::SQUARES as u8 {
@@ -312,6 +330,38 @@ mod tests {
         // Square 36 is on column a: its left steps fall on ghosts.
         assert_eq!(Board10::step(b(36), Dir::UpLeft) & Board10::BOARD, 0);
         assert_eq!(Board10::step(b(36), Dir::DownLeft) & Board10::BOARD, 0);
+    }
+
+    /// For every board bit, a step masked by the board is the neighbour
+    /// that the row and file say, or nothing at the edge (boards in the
+    /// standard layout).
+    fn steps_land_on_the_neighbours<G: Geometry>() {
+        for from in Bits(G::BOARD) {
+            let sq = G::square(from).unwrap();
+            let (row, file) = G::row_file(sq);
+            for (dir, dr, df) in [
+                (Dir::UpLeft, -1, -1),
+                (Dir::UpRight, -1, 1),
+                (Dir::DownLeft, 1, -1),
+                (Dir::DownRight, 1, 1),
+            ] {
+                // Off the board below row or file 0 wraps to a large number,
+                // which is off the board too.
+                let (r, f) = ((row as i32 + dr) as u32, (file as i32 + df) as u32);
+                let expected = G::from_row_file(r, f).map_or(0, |n| G::bit(n).mask());
+                assert_eq!(
+                    G::step(from.mask(), dir) & G::BOARD,
+                    expected,
+                    "{dir:?} from square {sq}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_step_reaches_the_neighbouring_square_or_leaves_the_board() {
+        steps_land_on_the_neighbours::<Board10>();
+        steps_land_on_the_neighbours::<Board8>();
     }
 
     /// The walk one step at a time that `ray_walk` replaces.
