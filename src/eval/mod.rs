@@ -8,7 +8,8 @@
 //! byte of the men's bitboard at a time; the rest are popcounts over region
 //! masks of the board.
 
-use crate::rules::{Geometry, Goal, Position, Rules, Side};
+use crate::rules::square::Bits;
+use crate::rules::{Dir, Geometry, Goal, Position, Rules, Side};
 
 /// Every weight of the evaluation, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,9 +363,58 @@ trait Regions: Geometry {
     /// The first and last files.
     const EDGES: u64 = region::<Self>(0, Self::ROWS - 1, 0, 0)
         | region::<Self>(0, Self::ROWS - 1, Self::ROWS - 1, Self::ROWS - 1);
+    /// For each side and board bit, the squares ahead of a man of that side
+    /// there: every square it could pass on its way to the far row.
+    const FORWARD_CONES: [[u64; 64]; 2] = forward_cones::<Self>();
+    /// The row (0 = Black's back row) of each board bit.
+    const ROW_OF_BIT: [u8; 64] = rows_of_bits::<Self>();
 }
 
 impl<G: Geometry> Regions for G {}
+
+/// See [`Regions::FORWARD_CONES`]: the squares reached from each bit by
+/// forward steps over the board, for White (up) and Black (down).
+const fn forward_cones<G: Geometry>() -> [[u64; 64]; 2] {
+    let forward = [
+        [Dir::UpLeft as usize, Dir::UpRight as usize],
+        [Dir::DownLeft as usize, Dir::DownRight as usize],
+    ];
+    let mut cones = [[0u64; 64]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let [a, b] = forward[side];
+        let mut bit = 0;
+        while bit < 64 {
+            let mut front = (1u64 << bit) & G::BOARD;
+            let mut cone = 0;
+            while front != 0 {
+                front = (front.rotate_left(G::STEP_ROTATION[a])
+                    | front.rotate_left(G::STEP_ROTATION[b]))
+                    & G::BOARD;
+                cone |= front;
+            }
+            cones[side][bit] = cone;
+            bit += 1;
+        }
+        side += 1;
+    }
+    cones
+}
+
+/// See [`Regions::ROW_OF_BIT`] (0 off the board).
+const fn rows_of_bits<G: Geometry>() -> [u8; 64] {
+    let mut rows = [0u8; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        if (G::BOARD >> bit) & 1 != 0 {
+            // Two rows of squares, then one ghost bit (as in `Geometry::square`).
+            let square = bit - bit / (2 * G::PER_ROW + 1);
+            rows[bit as usize] = (square / G::PER_ROW) as u8;
+        }
+        bit += 1;
+    }
+    rows
+}
 
 /// Bits of the squares with row in `r0..=r1` and file in `f0..=f1`.
 const fn region<G: Geometry>(r0: u32, r1: u32, f0: u32, f1: u32) -> u64 {
@@ -591,38 +641,25 @@ const fn outposts<G: Geometry>(side: Side) -> u64 {
 /// `runaway - runaway_step * moves to promotion`. Nothing while the enemy
 /// has a king, which can usually catch a lone man.
 ///
-/// A man is blocked exactly when it stands in the backward cone of an enemy
-/// piece, so one fill backward from all enemy pieces finds every blocked man
-/// at once. Only men near enough to the far row to earn a bonus are looked
-/// at: the fill ends as soon as they are all blocked.
+/// Only men near enough to the far row to earn a bonus are looked at (most
+/// positions have none), each with its cone from a table.
 #[inline(always)]
 fn runaways<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     let enemy = pos.pieces(side.opponent());
     if enemy & pos.all_kings() != 0 {
         return 0;
     }
-    let [l, r] = side.opponent().forward();
-    let men = pos.men(side) & runaway_rows::<R::Geometry>(side, w);
-    let mut shadow = enemy;
-    let mut front = enemy;
-    // The fill stops early once every man is in the shadow (no runaway).
-    while front != 0 && men & !shadow != 0 {
-        front = (R::Geometry::step(front, l) | R::Geometry::step(front, r))
-            & R::Geometry::BOARD
-            & !shadow;
-        shadow |= front;
-    }
-    let free = men & !shadow;
-    if free == 0 {
-        return 0;
-    }
-    let rows = R::Geometry::ROWS;
+    let cones = &<R::Geometry as Regions>::FORWARD_CONES[side.index()];
+    let rows = <R::Geometry as Regions>::ROW_OF_BIT;
     let mut bonus = 0;
-    // A man `a` rows from its own back row needs `rows - 1 - a` moves.
-    for a in 0..rows - 1 {
-        let n = (free & own_row::<R::Geometry>(side, a)).count_ones() as i32;
-        if n != 0 {
-            bonus += n * (w.runaway - w.runaway_step * (rows - 1 - a) as i32).max(0);
+    for man in Bits(pos.men(side) & runaway_rows::<R::Geometry>(side, w)) {
+        if cones[man.index()] & enemy == 0 {
+            let row = rows[man.index()] as u32;
+            let moves = match side {
+                Side::White => row,
+                Side::Black => R::Geometry::ROWS - 1 - row,
+            };
+            bonus += (w.runaway - w.runaway_step * moves as i32).max(0);
         }
     }
     bonus
@@ -909,7 +946,7 @@ mod tests {
     }
 
     #[test]
-    fn the_runaway_fill_finds_what_a_man_by_man_walk_finds() {
+    fn the_runaway_cones_find_what_a_man_by_man_walk_finds() {
         assert!(runaways_agree_in_random_games::<International>(&WEIGHTS) > 100);
         assert!(runaways_agree_in_random_games::<Brazilian>(&WEIGHTS_8X8) > 100);
         // A bonus that reaches every row.
