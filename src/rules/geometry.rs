@@ -116,6 +116,14 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         bb.rotate_left(Self::STEP_ROTATION[dir as usize])
     }
 
+    /// The bit one step before `to` in `dir`: where a piece that stepped in
+    /// `dir` onto `to` came from (`to` and that bit on the board). One
+    /// addition, where a step back would need the bit's mask and a scan.
+    #[inline(always)]
+    fn step_origin(to: Bit, dir: Dir) -> Bit {
+        Bit::new((to.index() as u32 + 64 - Self::STEP_ROTATION[dir as usize]) as u8)
+    }
+
     /// What a flying piece on `from` (one bit) sees in `dir`: the empty
     /// squares before the first occupied one, and that square (0 when the
     /// ray reaches the edge). `empty` lies within the board. One table
@@ -333,8 +341,8 @@ mod tests {
     }
 
     /// For every board bit, a step masked by the board is the neighbour
-    /// that the row and file say, or nothing at the edge (boards in the
-    /// standard layout).
+    /// that the row and file say, or nothing at the edge, and the step's
+    /// origin leads back (boards in the standard layout).
     fn steps_land_on_the_neighbours<G: Geometry>() {
         for from in Bits(G::BOARD) {
             let sq = G::square(from).unwrap();
@@ -354,6 +362,9 @@ mod tests {
                     expected,
                     "{dir:?} from square {sq}"
                 );
+                if expected != 0 {
+                    assert_eq!(G::step_origin(Bit::lowest(expected), dir), from);
+                }
             }
         }
     }

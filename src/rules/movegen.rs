@@ -255,10 +255,8 @@ fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
 
 fn quiet_moves<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
     for d in forward(WHITE) {
-        let back = d.reverse();
         for to in Bits(R::Geometry::step(s.men, d) & s.empty) {
-            let from = Bit::lowest(R::Geometry::step(to.mask(), back));
-            list.push(Move::new(from, to, 0));
+            list.push(Move::new(R::Geometry::step_origin(to, d), to, 0));
         }
     }
     for king in Bits(s.kings) {
