@@ -296,7 +296,7 @@ impl EvalTable {
     #[inline(always)]
     fn men_value<G: Geometry>(&self, men: u64, side: Side, total: u32, start: u32) -> i32 {
         let used = (G::BOARD.ilog2() / 8 + 1) as usize;
-        let table = &self.men[side as usize];
+        let table = &self.men[side.index()];
         let mut sum = 0i64;
         for (chunk, bytes) in table.iter().enumerate().take(used) {
             sum += bytes[((men >> (8 * chunk)) & 0xFF) as usize];

@@ -335,7 +335,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
             Some('H') | Some('h') | Some('F') | Some('f') => continue,
             _ => return Err(bad(&format!("section '{section}' is not W... or B..."))),
         };
-        let index = (owner == Side::Black) as usize;
+        let index = owner.index();
         if seen[index] {
             return Err(bad(&format!("{owner} is given twice")));
         }
