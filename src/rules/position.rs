@@ -102,6 +102,9 @@ pub enum PositionError {
     DuplicateSquare(Square),
     /// A man stands on the row where it would already have been crowned.
     ManOnPromotionRow(Square, Side),
+    /// Bits set that are not squares of the board, or not pieces of one side
+    /// alone (a king bit with no piece under it, a square held by both sides).
+    OffBoardBits(u64),
     /// More pieces than a side starts with.
     TooManyPieces {
         /// The side with too many.
@@ -122,6 +125,9 @@ impl fmt::Display for PositionError {
             PositionError::DuplicateSquare(sq) => write!(f, "square {sq} is given twice"),
             PositionError::ManOnPromotionRow(sq, side) => {
                 write!(f, "a {side} man on square {sq} would already be a king")
+            }
+            PositionError::OffBoardBits(bits) => {
+                write!(f, "bits {bits:#x} are not pieces on squares of this board")
             }
             PositionError::TooManyPieces { side, count, max } => {
                 write!(f, "{side} has {count} pieces, at most {max} are possible")
@@ -203,6 +209,39 @@ impl<R: Rules> Position<R> {
         };
         pos.key = pos.compute_key();
         pos
+    }
+
+    /// Builds a position from bitboards (each side's pieces, the kings among
+    /// them), checking every invariant of the type: for positions read back
+    /// from files written by [`Position::pieces`] and [`Position::all_kings`].
+    pub fn from_bits(
+        white: u64,
+        black: u64,
+        kings: u64,
+        side: Side,
+    ) -> Result<Position<R>, PositionError> {
+        let board = <R::Geometry as Geometry>::BOARD;
+        let mut pieces = Vec::with_capacity((white | black).count_ones() as usize);
+        for (set, owner) in [(white, Side::White), (black, Side::Black)] {
+            if set & !board != 0 {
+                return Err(PositionError::OffBoardBits(set & !board));
+            }
+            for bit in super::square::Bits(set) {
+                let sq = <R::Geometry as Geometry>::square(bit)
+                    .ok_or(PositionError::OffBoardBits(bit.mask()))?;
+                let piece = if kings & bit.mask() != 0 {
+                    Piece::King(owner)
+                } else {
+                    Piece::Man(owner)
+                };
+                pieces.push((sq, piece));
+            }
+        }
+        if kings & !(white | black) != 0 {
+            return Err(PositionError::OffBoardBits(kings & !(white | black)));
+        }
+        // A square of both sides is listed twice: `new` refuses it.
+        Position::new(&pieces, side)
     }
 
     /// Builds a position from the pieces on each square, checking every
