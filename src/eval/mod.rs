@@ -8,8 +8,12 @@
 //! byte of the men's bitboard at a time; the rest are popcounts over region
 //! masks of the board.
 
+pub mod patterns;
+pub mod weights_file;
+
 use crate::rules::square::Bits;
 use crate::rules::{Dir, Geometry, Goal, Position, Rules, Side};
+pub use patterns::Patterns;
 
 /// Every weight of the evaluation, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -482,8 +486,31 @@ pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
 /// `t` (the search uses [`table_for`]; `tempo tune` tries others).
 #[inline(always)]
 pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
+    let score = hand_white_score(pos, t);
+    match pos.side_to_move() {
+        Side::White => score,
+        Side::Black => -score,
+    }
+}
+
+/// The evaluation of `pos` from the side to move's view: the hand terms
+/// of [`table_for`] plus the learned `patterns` (see [`patterns`]). This is
+/// what the search uses.
+#[inline(always)]
+pub fn evaluate_learned<R: Rules>(pos: &Position<R>, patterns: &Patterns) -> i32 {
+    let score = hand_white_score(pos, table_for::<R>()) + patterns.white_score(pos);
+    match pos.side_to_move() {
+        Side::White => score,
+        Side::Black => -score,
+    }
+}
+
+/// The hand-written evaluation of `pos` under the table `t`, from White's
+/// view (the base the learned patterns are fitted on top of).
+#[inline(always)]
+pub fn hand_white_score<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
     let w = &t.weights;
-    let score = match R::GOAL {
+    match R::GOAL {
         Goal::Losing => {
             losing_score::<R>(pos, Side::White, w) - losing_score::<R>(pos, Side::Black, w)
         }
@@ -497,10 +524,6 @@ pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
                 score
             }
         }
-    };
-    match pos.side_to_move() {
-        Side::White => score,
-        Side::Black => -score,
     }
 }
 

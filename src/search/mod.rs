@@ -18,10 +18,13 @@ pub mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
+use crate::eval::weights_file::builtin;
+use crate::eval::Patterns;
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::{Move, Position, Rules};
 use busy::Busy;
@@ -123,6 +126,9 @@ pub struct SearchSetup<R: Rules> {
     /// How much worse than 0 a draw is for the side to move at the root,
     /// in hundredths of a man (0: a draw is a draw).
     pub contempt: i32,
+    /// The learned pattern weights the evaluation adds to its hand terms
+    /// (the variant's built-in set unless a weights file was loaded).
+    pub patterns: Arc<Patterns>,
 }
 
 impl<R: Rules> SearchSetup<R> {
@@ -139,6 +145,7 @@ impl<R: Rules> SearchSetup<R> {
             search_single_move: false,
             contempt: 0,
             threat_plies: 0,
+            patterns: builtin(R::KIND),
         }
     }
 }

@@ -8,13 +8,14 @@
 //! reductions (a move another thread is searching comes last) → table store.
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use once_cell::sync::Lazy;
 
 use super::tt::{Bound, MoveHint};
 use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
+use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
 use crate::rules::movegen::{
     count_moves, generate, generate_captures, generate_quiet, has_capture, legal_quiet_move,
@@ -87,6 +88,8 @@ pub(super) struct Worker<'a, R: Rules> {
     threat_plies: u32,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
+    /// The learned part of the evaluation.
+    patterns: Arc<Patterns>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -113,6 +116,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             contempt: setup.contempt,
             threat_plies: setup.threat_plies,
             reductions: &REDUCTIONS,
+            patterns: Arc::clone(&setup.patterns),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -349,6 +353,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         best
     }
 
+    /// The static evaluation of `pos` from the side to move's view.
+    #[inline(always)]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        evaluate_learned(pos, &self.patterns)
+    }
+
     /// Counts a node; every `CHECK_EVERY` nodes publishes the count and
     /// looks at the stop flag, the clock and the node limit.
     #[inline(always)]
@@ -475,7 +485,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         // 4. Moves; none is a loss. Which moves exist follows from bitboard
         // tests; they are only listed once a step below needs them. (These
@@ -513,7 +523,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
         if calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
-            let eval = evaluate(pos);
+            let eval = self.evaluate(pos);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -751,7 +761,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return -MATE + ply as i32;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         // Capture sequences of many kings branch widely and transpose often:
         // there the table answers repeated positions. The threat budget
@@ -784,7 +794,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             if !has_quiet_move(pos) {
                 return no_move_score::<R>(ply);
             }
-            let stand = evaluate(pos);
+            let stand = self.evaluate(pos);
             let crowning = crowning_squares(pos);
             if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
                 return stand;
@@ -801,7 +811,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 self.lists[ply] = list;
                 return no_move_score::<R>(ply);
             }
-            let stand = evaluate(pos);
+            let stand = self.evaluate(pos);
             if stand >= beta + 200 {
                 self.lists[ply] = list;
                 return stand;

@@ -1,0 +1,391 @@
+//! Board patterns: learned weights for the state of small overlapping
+//! regions of the board, added to the hand-written evaluation.
+//!
+//! A *window* is 4 files by 4 rows of the board: 8 playable squares, two on
+//! each row. Windows start on every second file and every second row, so
+//! they overlap by half: 16 windows on 10x10 (4 x 4 places), 9 on 8x8
+//! (3 x 3). Each square of a window is empty, a white man or a black man
+//! (kings are left to the hand terms), so a window has 3^8 = 6561 states,
+//! and each state has a weight for the middle game and one for the ending,
+//! mixed by the number of pieces on the board.
+//!
+//! ```text
+//! 10x10, the window at file pair 1, row pair 0 (files c-f, rows 10-7):
+//!     row 0:   .  0  . [1] . [2] .  3  .  4
+//!     row 1:   5  . [6] . [7] .  8  .  9  .
+//!     row 2:   . 11  .[12] .[13] . 14  . 15
+//!     row 3:  16  .[17] .[18] . 19  . 20  .
+//! ```
+//!
+//! Indexing without a loop over squares: in the padded bit layout two rows
+//! are `2 * PER_ROW + 1` bits, and a window's squares on rows `2j`, `2j+1`
+//! are bits `k, k+1` and `PER_ROW+k, PER_ROW+k+1` of that row pair. Those
+//! four bits of each side form a *quad*; a table turns the two quads into a
+//! base-3 number (0..81), and a window's state is the number of its upper
+//! quad plus 81 times that of its lower one. The base-3 digits follow the
+//! square numbers, lowest first.
+//!
+//! Colour symmetry is built in: the weights `P` are for a window seen from
+//! the side whose pieces are "own" (digit 1). White's score is the sum of
+//! `P` over the windows of the board as White sees it, less the same sum
+//! for the board turned half a circle with the colours swapped (as Black
+//! sees it). The board turned maps window `w` onto window `rot(w)` with its
+//! digits in reverse order, so both sums fold into one table a window,
+//! `F_w[s] = P_w[s] - P_rot(w)[mirror(s)]`, made when the weights are
+//! loaded: the evaluation reads one entry a window.
+
+use crate::rules::{Geometry, Position, Rules, Side};
+
+/// States of one window: 8 squares, 3 states each.
+pub const STATES: usize = 6561;
+/// Weights are stored in units of 1/UNIT of a hundredth of a man.
+pub const UNIT: i32 = 8;
+/// The largest magnitude of a stored weight; the folded table holds the
+/// difference of two, which must fit an `i16`.
+pub const MAX_WEIGHT: i32 = 16_383;
+
+/// The window layout of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Rows (and files) of the board.
+    pub rows: u32,
+    /// Playable squares per row.
+    pub per_row: u32,
+}
+
+impl Layout {
+    /// The layout of board `G`.
+    pub const fn of<G: Geometry>() -> Layout {
+        Layout {
+            rows: G::ROWS,
+            per_row: G::PER_ROW,
+        }
+    }
+
+    /// Window places across the board (file pairs).
+    pub const fn across(self) -> usize {
+        (self.per_row - 1) as usize
+    }
+
+    /// Window places down the board (row pairs).
+    pub const fn down(self) -> usize {
+        (self.rows / 2 - 1) as usize
+    }
+
+    /// Windows on the board.
+    pub const fn windows(self) -> usize {
+        self.across() * self.down()
+    }
+
+    /// Weights of one phase.
+    pub const fn weights_per_phase(self) -> usize {
+        self.windows() * STATES
+    }
+
+    /// The window the board turned half a circle puts in the place of `w`.
+    pub const fn rotated(self, w: usize) -> usize {
+        self.windows() - 1 - w
+    }
+
+    /// The bits of the squares of window `w`, lowest square number first
+    /// (the order of the base-3 digits).
+    pub fn squares(self, w: usize) -> [u32; 8] {
+        let (j, k) = ((w / self.across()) as u32, (w % self.across()) as u32);
+        let pair = 2 * self.per_row + 1;
+        let mut bits = [0; 8];
+        for half in 0..2 {
+            let base = (j + half) * pair + k;
+            bits[4 * half as usize..4 * half as usize + 4].copy_from_slice(&[
+                base,
+                base + 1,
+                base + self.per_row,
+                base + self.per_row + 1,
+            ]);
+        }
+        bits
+    }
+}
+
+/// Base-3 value of a quad of 4 bits (digit i = bit i).
+const TERNARY: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut q = 0;
+    while q < 16 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut i = 0;
+        while i < 4 {
+            if q >> i & 1 != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[q] = v;
+        q += 1;
+    }
+    t
+};
+
+/// For each value of a row pair's `2 * per_row` bits (one side's pieces),
+/// the base-3 value of each quad in a 16-bit lane: lane `k` is the quad of
+/// window place `k` across.
+const fn quad_lanes<const PER_ROW: usize, const SIZE: usize>() -> [u64; SIZE] {
+    let mut table = [0u64; SIZE];
+    let mut v = 0;
+    while v < SIZE {
+        let mut lanes = 0u64;
+        let mut k = 0;
+        while k + 1 < PER_ROW {
+            let quad = ((v >> k) & 3) | (((v >> (PER_ROW + k)) & 3) << 2);
+            lanes |= (TERNARY[quad] as u64) << (16 * k);
+            k += 1;
+        }
+        table[v] = lanes;
+        v += 1;
+    }
+    table
+}
+
+/// [`quad_lanes`] of the 10x10 board.
+static QUADS_10: [u64; 1024] = quad_lanes::<5, 1024>();
+/// [`quad_lanes`] of the 8x8 boards.
+static QUADS_8: [u64; 256] = quad_lanes::<4, 256>();
+
+/// The state of every window of board `G` with `own` pieces as digit 1 and
+/// `other` as digit 2, window `j * across + k` at index `j * across + k`.
+/// `N` must be `Layout::of::<G>().windows()`.
+///
+/// Each row pair's bits of a side are one table read that gives all of its
+/// quads in 16-bit lanes; the own and other lanes make each quad's base-3
+/// value (at most 80), and one multiply-add of two row pairs' lanes gives
+/// the states of all windows of a row of windows (at most 6560 a lane, so
+/// no lane carries into the next).
+#[inline(always)]
+pub fn window_states<G: Geometry, const N: usize>(own: u64, other: u64) -> [u16; N] {
+    let layout = Layout::of::<G>();
+    debug_assert_eq!(N, layout.windows());
+    let (across, down) = (layout.across(), layout.down());
+    let table: &[u64] = if G::PER_ROW == 5 { &QUADS_10 } else { &QUADS_8 };
+    let pair = 2 * G::PER_ROW + 1;
+    let mask = (1u64 << (2 * G::PER_ROW)) - 1;
+    let mut lanes = [0u64; 5];
+    for (j, lane) in lanes.iter_mut().enumerate().take(down + 1) {
+        let shift = j as u32 * pair;
+        *lane =
+            table[((own >> shift) & mask) as usize] + 2 * table[((other >> shift) & mask) as usize];
+    }
+    let mut states = [0u16; N];
+    for j in 0..down {
+        let row = lanes[j] + 81 * lanes[j + 1];
+        for k in 0..across {
+            states[j * across + k] = (row >> (16 * k)) as u16;
+        }
+    }
+    states
+}
+
+/// The state of the same window seen from the other side: the digits in
+/// reverse order, own and other pieces swapped.
+pub const fn mirror_state(s: usize) -> usize {
+    let mut digits = [0usize; 8];
+    let mut rest = s;
+    let mut i = 0;
+    while i < 8 {
+        digits[i] = rest % 3;
+        rest /= 3;
+        i += 1;
+    }
+    let mut m = 0;
+    let mut i = 0;
+    while i < 8 {
+        let d = digits[i];
+        let swapped = if d == 0 { 0 } else { 3 - d };
+        // Digit i goes to place 7 - i.
+        let mut p = 1;
+        let mut e = 0;
+        while e < 7 - i {
+            p *= 3;
+            e += 1;
+        }
+        m += swapped * p;
+        i += 1;
+    }
+    m
+}
+
+/// [`mirror_state`] of every state.
+pub static MIRROR: [u16; STATES] = {
+    let mut t = [0u16; STATES];
+    let mut s = 0;
+    while s < STATES {
+        t[s] = mirror_state(s) as u16;
+        s += 1;
+    }
+    t
+};
+
+/// Learned pattern weights for one board, ready to evaluate with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patterns {
+    layout: Layout,
+    /// The weights as fitted, `[window][state][phase]` flattened; phase 0
+    /// is the middle game (full board), 1 the ending (empty board).
+    raw: Vec<i16>,
+    /// `F_w[s]` for both phases (see the module comment), `[window][state]`.
+    folded: Vec<[i16; 2]>,
+    /// Every weight is 0: the evaluation skips the patterns.
+    zero: bool,
+}
+
+impl Patterns {
+    /// Weights for `layout`, every one 0 (the hand evaluation alone).
+    pub fn zero(layout: Layout) -> Patterns {
+        Patterns::from_raw(layout, vec![0; layout.weights_per_phase() * 2])
+            .expect("zero weights are in range")
+    }
+
+    /// Weights for `layout` from the fitted values, `[window][state][phase]`.
+    pub fn from_raw(layout: Layout, raw: Vec<i16>) -> Result<Patterns, String> {
+        let per_phase = layout.weights_per_phase();
+        if raw.len() != 2 * per_phase {
+            return Err(format!(
+                "{} weights given, {} expected for a {}x{} board",
+                raw.len(),
+                2 * per_phase,
+                layout.rows,
+                layout.rows
+            ));
+        }
+        if let Some(v) = raw.iter().find(|v| (**v as i32).abs() > MAX_WEIGHT) {
+            return Err(format!(
+                "a weight of {v} is outside -{MAX_WEIGHT}..{MAX_WEIGHT}"
+            ));
+        }
+        let mut folded = vec![[0i16; 2]; per_phase];
+        for w in 0..layout.windows() {
+            let r = layout.rotated(w);
+            for s in 0..STATES {
+                let m = MIRROR[s] as usize;
+                for phase in 0..2 {
+                    let own = raw[(w * STATES + s) * 2 + phase];
+                    let other = raw[(r * STATES + m) * 2 + phase];
+                    folded[w * STATES + s][phase] = own - other;
+                }
+            }
+        }
+        Ok(Patterns {
+            layout,
+            zero: raw.iter().all(|&v| v == 0),
+            raw,
+            folded,
+        })
+    }
+
+    /// The board layout the weights are for.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The fitted weights, `[window][state][phase]` flattened.
+    pub fn raw(&self) -> &[i16] {
+        &self.raw
+    }
+
+    /// Whether every weight is 0 (nothing to add to the hand evaluation).
+    pub fn is_zero(&self) -> bool {
+        self.zero
+    }
+
+    /// The patterns' part of the evaluation of `pos`, from White's view, in
+    /// hundredths of a man.
+    #[inline(always)]
+    pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        debug_assert_eq!(self.layout, Layout::of::<R::Geometry>());
+        if self.zero {
+            return 0;
+        }
+        let white = pos.men(Side::White);
+        let black = pos.men(Side::Black);
+        let (mg, eg) = if <R::Geometry as Geometry>::ROWS == 10 {
+            self.sums(&window_states::<R::Geometry, 16>(white, black))
+        } else {
+            self.sums(&window_states::<R::Geometry, 9>(white, black))
+        };
+        let start = (2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW) as i32;
+        let total = (pos.occupied().count_ones() as i32).min(start);
+        (mg * total + eg * (start - total)) / (start * UNIT)
+    }
+
+    /// The middle-game and ending sums of the folded weights over `states`.
+    #[inline(always)]
+    fn sums(&self, states: &[u16]) -> (i32, i32) {
+        let mut mg = 0i32;
+        let mut eg = 0i32;
+        for (w, &s) in states.iter().enumerate() {
+            let [m, e] = self.folded[w * STATES + s as usize];
+            mg += m as i32;
+            eg += e as i32;
+        }
+        (mg, eg)
+    }
+}
+
+/// The features of a position for fitting: each window's state as White
+/// sees it, and the weight of the middle-game phase (1 with the board
+/// full, 0 with it empty).
+pub fn features<R: Rules>(pos: &Position<R>) -> (Vec<u16>, f32) {
+    let white = pos.men(Side::White);
+    let black = pos.men(Side::Black);
+    let states = if <R::Geometry as Geometry>::ROWS == 10 {
+        window_states::<R::Geometry, 16>(white, black).to_vec()
+    } else {
+        window_states::<R::Geometry, 9>(white, black).to_vec()
+    };
+    let start = 2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW;
+    let total = pos.occupied().count_ones().min(start);
+    (states, total as f32 / start as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board10, Board8};
+
+    #[test]
+    fn mirroring_twice_is_the_identity_and_swaps_colours() {
+        for s in 0..STATES {
+            assert_eq!(MIRROR[MIRROR[s] as usize] as usize, s);
+        }
+        // Digit 0 own -> digit 7 other.
+        assert_eq!(mirror_state(1), 2 * 3usize.pow(7));
+        assert_eq!(mirror_state(0), 0);
+    }
+
+    #[test]
+    fn windows_cover_every_square_and_rotate_onto_each_other() {
+        for layout in [Layout::of::<Board10>(), Layout::of::<Board8>()] {
+            let board = if layout.rows == 10 {
+                Board10::BOARD
+            } else {
+                Board8::BOARD
+            };
+            let mut covered = 0u64;
+            for w in 0..layout.windows() {
+                for b in layout.squares(w) {
+                    assert!(board >> b & 1 == 1, "window {w} bit {b}");
+                    covered |= 1 << b;
+                }
+            }
+            assert_eq!(covered, board);
+            // Turning the board maps each square of a window onto the
+            // rotated window's squares in reverse order.
+            let top = 63 - board.leading_zeros();
+            for w in 0..layout.windows() {
+                let mut image: Vec<u32> = layout.squares(w).iter().map(|b| top - b).collect();
+                image.reverse();
+                assert_eq!(image, layout.squares(layout.rotated(w)).to_vec());
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! The pattern weights file: one variant's [`Patterns`] with a header and a
+//! checksum, and the sets built into the binary.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "TEMPOEVL"
+//!      8     4  format version (1), little-endian
+//!     12    24  variant name (ASCII, zero-padded), e.g. "international"
+//!     36     1  board rows (10 or 8)
+//!     37     1  playable squares per row (5 or 4)
+//!     38     2  windows
+//!     40     4  states per window (6561)
+//!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
+//!     46     2  reserved, 0
+//!     48   2*N  the N = windows * states * 2 weights, i16 little-endian,
+//!               ordered [window][state][phase] (phase 0 middle game)
+//!  48+2N     8  FNV-1a 64 checksum of every byte before it
+//! ```
+//!
+//! A file that is short, long, of another format or board, or whose
+//! checksum does not match is refused with a [`WeightsError`].
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use once_cell::sync::Lazy;
+
+use super::patterns::{Layout, Patterns, STATES, UNIT};
+use crate::rules::VariantKind;
+
+const MAGIC: &[u8; 8] = b"TEMPOEVL";
+const VERSION: u32 = 1;
+const HEADER: usize = 48;
+const NAME_LEN: usize = 24;
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    Io(String),
+    /// The bytes are not a weights file of this format.
+    Format(String),
+    /// The file is for another variant than the one asked for.
+    WrongVariant {
+        /// The variant the file is for.
+        found: String,
+        /// The variant asked for.
+        wanted: String,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Io(why) | WeightsError::Format(why) => f.write_str(why),
+            WeightsError::WrongVariant { found, wanted } => write!(
+                f,
+                "the weights are for {found}, not {wanted} (train them with --variant {wanted})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// FNV-1a, 64 bits: the checksum of weights and self-play data files.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The layout of the board a variant is played on.
+pub fn layout_of(kind: VariantKind) -> Layout {
+    crate::rules::with_rules!(kind, R => Layout::of::<<R as crate::rules::Rules>::Geometry>())
+}
+
+/// The bytes of a weights file of `patterns` for `variant`.
+pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
+    let layout = patterns.layout();
+    let mut out = Vec::with_capacity(HEADER + 2 * patterns.raw().len() + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; NAME_LEN];
+    name[..kind.name().len()].copy_from_slice(kind.name().as_bytes());
+    out.extend_from_slice(&name);
+    out.push(layout.rows as u8);
+    out.push(layout.per_row as u8);
+    out.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
+    out.extend_from_slice(&(STATES as u32).to_le_bytes());
+    out.extend_from_slice(&(UNIT as u16).to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    for v in patterns.raw() {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads the bytes of a weights file; `what` names it in errors. Returns
+/// the variant the file is for and its weights.
+pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), WeightsError> {
+    let bad = |why: String| WeightsError::Format(format!("{what}: {why}"));
+    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+        return Err(bad("not a tempo weights file (no TEMPOEVL header)".into()));
+    }
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(bad(format!(
+            "format version {version}, this build reads version {VERSION}"
+        )));
+    }
+    let name_bytes = &bytes[12..12 + NAME_LEN];
+    let name_end = name_bytes.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
+    let name = String::from_utf8_lossy(&name_bytes[..name_end]).into_owned();
+    let kind = VariantKind::parse(&name)
+        .ok_or_else(|| bad(format!("unknown variant '{name}' in the header")))?;
+    let layout = layout_of(kind);
+    let (rows, per_row) = (bytes[36] as u32, bytes[37] as u32);
+    if (rows, per_row) != (layout.rows, layout.per_row) {
+        return Err(bad(format!(
+            "a {rows}x{rows} board in the header, {name} is played on {0}x{0}",
+            layout.rows
+        )));
+    }
+    let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
+    if windows != layout.windows() || states != STATES || unit != UNIT {
+        return Err(bad(format!(
+            "{windows} windows of {states} states in 1/{unit} units; this build uses {} of {STATES} in 1/{UNIT}",
+            layout.windows()
+        )));
+    }
+    let count = windows * states * 2;
+    let expected = HEADER + 2 * count + 8;
+    if bytes.len() != expected {
+        return Err(bad(format!(
+            "{} bytes, a file of this header has {expected} (truncated or padded)",
+            bytes.len()
+        )));
+    }
+    let body = &bytes[..expected - 8];
+    let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
+    if fnv1a(body) != stored {
+        return Err(bad(
+            "the checksum does not match: the file is damaged".into()
+        ));
+    }
+    let raw = body[HEADER..]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let patterns = Patterns::from_raw(layout, raw).map_err(bad)?;
+    Ok((kind, patterns))
+}
+
+/// Reads a weights file for `kind`.
+pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| WeightsError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let (found, patterns) = decode(&bytes, &path.display().to_string())?;
+    if found != kind {
+        return Err(WeightsError::WrongVariant {
+            found: found.name().to_string(),
+            wanted: kind.name().to_string(),
+        });
+    }
+    Ok(patterns)
+}
+
+/// Writes a weights file, through a temporary file renamed into place, so
+/// that an interrupted write never leaves a half file under `path`.
+pub fn write_file(kind: VariantKind, patterns: &Patterns, path: &Path) -> Result<(), WeightsError> {
+    let io = |e: std::io::Error| WeightsError::Io(format!("cannot write {}: {e}", path.display()));
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, encode(kind, patterns)).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// The weights built into the binary for `kind` (all 0 for a variant that
+/// has none: the hand evaluation alone).
+pub fn builtin(kind: VariantKind) -> Arc<Patterns> {
+    static SETS: Lazy<Vec<Arc<Patterns>>> = Lazy::new(|| {
+        VariantKind::ALL
+            .iter()
+            .map(|&kind| {
+                let patterns = match shipped_bytes(kind) {
+                    Some(bytes) => match decode(bytes, &format!("the built-in {kind} weights")) {
+                        Ok((_, p)) => p,
+                        Err(e) => panic!("{e}"),
+                    },
+                    None => Patterns::zero(layout_of(kind)),
+                };
+                Arc::new(patterns)
+            })
+            .collect()
+    });
+    Arc::clone(&SETS[kind.index()])
+}
+
+/// The weights file shipped for `kind`, if one was trained.
+fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
+    match kind {
+        _ => None,
+    }
+}
