@@ -22,3 +22,4 @@ pub mod pdn;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod train;

@@ -19,6 +19,8 @@ mod game;
 mod hub;
 mod matches;
 mod perft;
+mod selfplay;
+mod train;
 mod tune;
 
 use std::io::{self, Write};
@@ -98,6 +100,10 @@ pub enum Command {
     Book(book::BookArgs),
     /// Fit the evaluation weights to the results of finished games (PDN).
     Tune(tune::TuneArgs),
+    /// Play the engine against itself and write the positions for `train`.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Fit the pattern weights to self-play data; writes a weights file.
+    Train(train::TrainArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -113,6 +119,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Book(args)) => book::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Selfplay(args)) => selfplay::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
     }
 }
 

@@ -1,0 +1,166 @@
+//! `tempo selfplay`: plays the engine against itself and writes the quiet
+//! positions of the games, labelled with their results, to a data file for
+//! `tempo train` (see `train::selfplay` and `train::data`).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::VariantArg;
+use crate::eval::weights_file::{builtin, read_file};
+use crate::rules::{Geometry, Rules, VariantKind};
+use crate::train::data::DataWriter;
+use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
+
+/// Arguments of `tempo selfplay`.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// The data file; a second run with the same options resumes it, and a
+    /// run with more --games adds to it.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// The variant played.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Games in the whole run (all shards together).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes searched for each move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Depth limit for each move, besides --nodes.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Plies played at random from the start position [default: 8 on
+    /// 10x10, 6 on 8x8].
+    #[arg(long)]
+    pub random_plies: Option<u32>,
+    /// Seed of the random plies (the same seed plays the same games).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once [default: one per processor].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+    /// Play only shard I of N (batches b with b % N == I), e.g. 0/4, so
+    /// that N machines share one run; `tempo train` reads their files together.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
+    pub shard: (u32, u32),
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Games in a batch: the unit written to the file at once, and what an
+    /// interrupted run can lose per thread.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub batch_games: u32,
+    /// Table size of each thread in MiB.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// Pattern weights the engine plays with [default: the built-in ones].
+    #[arg(long, value_name = "PATH")]
+    pub eval_file: Option<PathBuf>,
+}
+
+/// Reads `I/N` with `I < N`.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a shard I/N with 0 <= I < N (e.g. 0/4)");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Runs `tempo selfplay`.
+pub fn run(args: &SelfplayArgs) -> Result<ExitCode, String> {
+    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+}
+
+fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
+    let kind = R::KIND;
+    let patterns = match &args.eval_file {
+        Some(path) => Arc::new(read_file(kind, path).map_err(|e| e.to_string())?),
+        None => builtin(kind),
+    };
+    let (mut writer, existing) = DataWriter::open(&args.out, kind).map_err(|e| e.to_string())?;
+    if existing.dropped_bytes > 0 {
+        eprintln!(
+            "{}: cut off {} bytes of a chunk an earlier run left unfinished",
+            args.out.display(),
+            existing.dropped_bytes
+        );
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let config = SelfplayConfig {
+        games: args.games,
+        batch_games: args.batch_games,
+        nodes: Some(args.nodes),
+        depth: args.depth,
+        random_plies: args
+            .random_plies
+            .unwrap_or(if <R::Geometry as Geometry>::ROWS == 10 {
+                8
+            } else {
+                6
+            }),
+        seed: args.seed,
+        threads,
+        shard: args.shard,
+        max_plies: args.max_plies,
+        hash_mib: args.hash as usize,
+        patterns,
+    };
+    eprintln!(
+        "selfplay {kind}: {} games (shard {}/{}), {} nodes a move, {} random plies, {threads} threads, into {}",
+        args.games,
+        args.shard.0,
+        args.shard.1,
+        args.nodes,
+        config.random_plies,
+        args.out.display()
+    );
+    let terminal = std::io::stderr().is_terminal();
+    let mut last = Instant::now() - Duration::from_secs(60);
+    let mut show = |p: Progress| {
+        let finished = p.games_done >= p.games_total;
+        if !finished && last.elapsed() < Duration::from_secs(if terminal { 1 } else { 30 }) {
+            return;
+        }
+        last = Instant::now();
+        let eta = p.eta.map_or("-".to_string(), |d| {
+            let s = d.as_secs();
+            format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+        });
+        let line = format!(
+            "games {}/{}  positions {}  {:.0} positions/s  ETA {eta}",
+            p.games_done, p.games_total, p.positions, p.positions_per_second
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = if terminal {
+            write!(err, "\r{line:<78}")
+        } else {
+            writeln!(err, "{line}")
+        };
+    };
+    let done = play::<R>(&config, &mut writer, &existing, &mut show)?;
+    if terminal {
+        eprintln!();
+    }
+    outln!(
+        "{}: {} games, {} positions",
+        args.out.display(),
+        done.games_done,
+        done.positions
+    );
+    Ok(ExitCode::SUCCESS)
+}

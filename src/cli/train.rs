@@ -1,0 +1,154 @@
+//! `tempo train`: fits the pattern weights to self-play data files and
+//! writes a weights file (see `train::fit`).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::VariantArg;
+use crate::eval::patterns::{Layout, Patterns};
+use crate::eval::weights_file::{read_file as read_weights, write_file};
+use crate::rules::{Rules, VariantKind};
+use crate::train::data::read_file;
+use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
+
+/// Arguments of `tempo train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Data files written by `tempo selfplay` (all of one variant).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// The variant of the data.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 4)]
+    pub epochs: u32,
+    /// Positions a mini-batch.
+    #[arg(long, default_value_t = 2048)]
+    pub batch: usize,
+    /// Adam's step size, in hundredths of a man.
+    #[arg(long, default_value_t = 0.25)]
+    pub lr: f32,
+    /// L2 penalty on the weights (per mini-batch, against a gradient that is
+    /// a mean over the batch: 1e-7 already holds the weights near 0).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f32,
+    /// Share of the search score in the target (0: the game result alone;
+    /// the default, 1, fits the search's score: weights fitted to the
+    /// results alone lowered the held-out loss more but played worse).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f32,
+    /// Hold out every N-th batch of games for validation.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..))]
+    pub hold_out: u32,
+    /// Seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weights to start from [default: all 0].
+    #[arg(long, value_name = "PATH")]
+    pub init: Option<PathBuf>,
+}
+
+/// Runs `tempo train`.
+pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is outside 0..1", args.lambda));
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be at least 1".to_string());
+    }
+    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+}
+
+fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
+    let kind = R::KIND;
+    let layout = Layout::of::<R::Geometry>();
+    let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
+    let mut games = 0u64;
+    for file in &args.files {
+        for chunk in read_file(file, kind).map_err(|e| e.to_string())? {
+            games += chunk.games as u64;
+            let set = if chunk.batch % args.hold_out == args.hold_out - 1 {
+                &mut valid
+            } else {
+                &mut train
+            };
+            set.extend::<R>(&chunk.records)
+                .map_err(|e| format!("{}: batch {}: {e}", file.display(), chunk.batch))?;
+        }
+    }
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "{} training and {} held-out positions: need some of each (more games, or a smaller --hold-out)",
+            train.len(),
+            valid.len()
+        ));
+    }
+    let start = match &args.init {
+        Some(path) => read_weights(kind, path).map_err(|e| e.to_string())?,
+        None => Patterns::zero(layout),
+    };
+    eprintln!(
+        "train {kind}: {games} games, {} positions to fit, {} held out; {} weights",
+        train.len(),
+        valid.len(),
+        layout.weights_per_phase() * 2
+    );
+    let config = FitConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.lr,
+        l2: args.l2,
+        lambda: args.lambda,
+        hold_out_every: args.hold_out,
+        seed: args.seed,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let mut on_epoch = |r: EpochReport| {
+        if terminal {
+            eprint!("\r{:<78}\r", "");
+        }
+        eprintln!(
+            "epoch {:>3}  train loss {:.6}  validation loss {:.6}",
+            r.epoch, r.train_loss, r.validation_loss
+        );
+    };
+    let mut on_batch = |epoch: u32, done: f64| {
+        if terminal {
+            let filled = (done * 40.0) as usize;
+            let mut err = std::io::stderr().lock();
+            let _ = write!(
+                err,
+                "\repoch {epoch:>3} [{}{}] {:>3.0}%",
+                "#".repeat(filled),
+                " ".repeat(40 - filled),
+                done * 100.0
+            );
+        }
+    };
+    let fitted = fit(
+        layout,
+        &train,
+        &valid,
+        &start,
+        &config,
+        &mut on_epoch,
+        &mut on_batch,
+    );
+    write_file(kind, &fitted.patterns, &args.out).map_err(|e| e.to_string())?;
+    outln!(
+        "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {}",
+        fitted.k,
+        fitted.start_loss,
+        fitted.best.0,
+        fitted.best.1,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,338 @@
+//! Fitting the pattern weights to self-play data.
+//!
+//! The model is the engine's own evaluation from White's view:
+//! `s = hand(pos) + sum over windows w of (p * F_w[s_w][0] + (1 - p) * F_w[s_w][1])`
+//! with `p` the share of pieces still on the board and `F` the folded
+//! weights (see `eval::patterns`), the hand terms held fixed. The loss is
+//! the cross-entropy between `sigmoid(s / K)` and the target
+//! `(1 - lambda) * result + lambda * sigmoid(search score / K)`, plus
+//! `l2 / 2` times the sum of the squared weights a batch touches. `K` is
+//! fitted first, to the hand evaluation alone. Adam updates only the
+//! weights a mini-batch touches (weights no position uses stay 0).
+//!
+//! Batches are split into a fixed number of slices whose predictions are
+//! worked out on all threads; the gradient is then added up in a fixed
+//! order, so a run is the same for a seed whatever the thread count.
+
+use rayon::prelude::*;
+
+use crate::eval::patterns::{features, Layout, Patterns, MAX_WEIGHT, MIRROR, STATES, UNIT};
+use crate::eval::{hand_white_score, table_for};
+use crate::rules::Rules;
+
+use super::data::Record;
+
+/// Settings of a fit.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions a mini-batch.
+    pub batch: usize,
+    /// Adam's step size, hundredths of a man.
+    pub learning_rate: f32,
+    /// L2 penalty on the weights.
+    pub l2: f32,
+    /// Share of the search score in the target (0: the game result alone).
+    pub lambda: f32,
+    /// Every this-many-th batch of games is held out for validation.
+    pub hold_out_every: u32,
+    /// Seed of the shuffles.
+    pub seed: u64,
+}
+
+/// The positions of a data set in the form the fit reads.
+pub struct Samples {
+    windows: usize,
+    /// Window states, `windows` a position.
+    states: Vec<u16>,
+    /// Share of the pieces on the board (middle-game phase weight).
+    phase: Vec<f32>,
+    /// The hand evaluation, White's view.
+    base: Vec<f32>,
+    /// Game result for White: 0, 0.5 or 1.
+    result: Vec<f32>,
+    /// The search score, White's view.
+    score: Vec<f32>,
+}
+
+impl Samples {
+    /// An empty set for a board of `layout`.
+    pub fn new(layout: Layout) -> Samples {
+        Samples {
+            windows: layout.windows(),
+            states: Vec::new(),
+            phase: Vec::new(),
+            base: Vec::new(),
+            result: Vec::new(),
+            score: Vec::new(),
+        }
+    }
+
+    /// Positions in the set.
+    pub fn len(&self) -> usize {
+        self.phase.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.phase.is_empty()
+    }
+
+    /// Adds the records of variant `R`; a record that is not a position of
+    /// `R` is an error.
+    pub fn extend<R: Rules>(&mut self, records: &[Record]) -> Result<(), String> {
+        let table = table_for::<R>();
+        let rows: Vec<_> = records
+            .par_iter()
+            .map(|r| {
+                let pos = r.position::<R>()?;
+                let (states, phase) = features(&pos);
+                Ok((states, phase, hand_white_score(&pos, table) as f32))
+            })
+            .collect::<Result<_, String>>()?;
+        for ((states, phase, base), r) in rows.into_iter().zip(records) {
+            self.states.extend_from_slice(&states);
+            self.phase.push(phase);
+            self.base.push(base);
+            self.result.push((r.result as f32 + 1.0) / 2.0);
+            self.score.push(r.score as f32);
+        }
+        Ok(())
+    }
+}
+
+/// The weights being fitted, in hundredths of a man, `[window][state][phase]`.
+struct Model {
+    layout: Layout,
+    weights: Vec<f32>,
+}
+
+impl Model {
+    /// White's score of sample `i` of `set`.
+    fn predict(&self, set: &Samples, i: usize) -> f32 {
+        let p = set.phase[i];
+        let mut s = set.base[i];
+        for (w, &state) in set.states[i * set.windows..(i + 1) * set.windows]
+            .iter()
+            .enumerate()
+        {
+            let own = (w * STATES + state as usize) * 2;
+            let r = self.layout.rotated(w);
+            let other = (r * STATES + MIRROR[state as usize] as usize) * 2;
+            s += p * (self.weights[own] - self.weights[other])
+                + (1.0 - p) * (self.weights[own + 1] - self.weights[other + 1]);
+        }
+        s
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of a prediction `q` against a target `t`.
+fn cross_entropy(q: f32, t: f32) -> f32 {
+    let q = q.clamp(1e-6, 1.0 - 1e-6);
+    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+}
+
+/// The mean cross-entropy of the model on `set` against the game results.
+fn loss(model: &Model, set: &Samples, k: f32) -> f64 {
+    if set.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = (0..set.len())
+        .into_par_iter()
+        .map(|i| cross_entropy(sigmoid(model.predict(set, i) / k), set.result[i]) as f64)
+        .sum();
+    total / set.len() as f64
+}
+
+/// The scale `K` that fits `sigmoid(hand / K)` best to the results of `set`.
+pub fn fit_scale(set: &Samples) -> f32 {
+    let base_loss = |k: f32| -> f64 {
+        (0..set.len())
+            .into_par_iter()
+            .map(|i| cross_entropy(sigmoid(set.base[i] / k), set.result[i]) as f64)
+            .sum::<f64>()
+    };
+    // Golden-section search over ln K.
+    let (mut lo, mut hi) = (20f32.ln(), 3000f32.ln());
+    let g = 0.618_034f32;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if base_loss(a.exp()) < base_loss(b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// What one epoch of a fit reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// The epoch, from 1.
+    pub epoch: u32,
+    /// Mean loss over the training positions during the epoch.
+    pub train_loss: f64,
+    /// Loss on the held-out positions after the epoch.
+    pub validation_loss: f64,
+}
+
+/// The outcome of a fit.
+pub struct Fitted {
+    /// The weights of the epoch with the lowest validation loss.
+    pub patterns: Patterns,
+    /// The sigmoid scale.
+    pub k: f32,
+    /// The validation loss of the hand evaluation alone (or of the
+    /// starting weights).
+    pub start_loss: f64,
+    /// The best validation loss and its epoch.
+    pub best: (f64, u32),
+}
+
+/// A splitmix64 generator for the shuffles.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Slices a mini-batch is cut into for the parallel predictions.
+const SLICES: usize = 16;
+
+/// Fits pattern weights for `layout` to `train`, validating on `valid`,
+/// starting from `start`. `epoch_done` hears of every epoch; `batch_done`
+/// of the share of the epoch done.
+pub fn fit(
+    layout: Layout,
+    train: &Samples,
+    valid: &Samples,
+    start: &Patterns,
+    config: &FitConfig,
+    epoch_done: &mut dyn FnMut(EpochReport),
+    batch_done: &mut dyn FnMut(u32, f64),
+) -> Fitted {
+    let k = fit_scale(train);
+    let n = layout.weights_per_phase() * 2;
+    let mut model = Model {
+        layout,
+        weights: start
+            .raw()
+            .iter()
+            .map(|&v| v as f32 / UNIT as f32)
+            .collect(),
+    };
+    let start_loss = loss(&model, valid, k);
+    let mut best = (start_loss, 0);
+    let mut best_weights = model.weights.clone();
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let mut grad = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    // The step at which each (middle-game, ending) pair was last touched.
+    let mut touched_at = vec![0i32; n / 2];
+    let mut step = 0i32;
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut random = SplitMix(config.seed);
+    for epoch in 1..=config.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, (random.next() % (i as u64 + 1)) as usize);
+        }
+        let mut epoch_loss = 0f64;
+        let batches = order.len().div_ceil(config.batch.max(1));
+        for (b, batch) in order.chunks(config.batch.max(1)).enumerate() {
+            // 1. Predictions and each position's gradient of the loss with
+            // respect to its score, slice by slice on all threads.
+            let slice = batch.len().div_ceil(SLICES);
+            let parts: Vec<(Vec<f32>, f64)> = batch
+                .par_chunks(slice.max(1))
+                .map(|ids| {
+                    let mut out = Vec::with_capacity(ids.len());
+                    let mut sum = 0f64;
+                    for &i in ids {
+                        let i = i as usize;
+                        let q = sigmoid(model.predict(train, i) / k);
+                        let t = (1.0 - config.lambda) * train.result[i]
+                            + config.lambda * sigmoid(train.score[i] / k);
+                        sum += cross_entropy(q, train.result[i]) as f64;
+                        out.push((q - t) / k / batch.len() as f32);
+                    }
+                    (out, sum)
+                })
+                .collect();
+            // 2. The gradient of the weights, added up in order.
+            step += 1;
+            let ids = batch.iter().map(|&i| i as usize);
+            let gs = parts.iter().flat_map(|(g, _)| g.iter().copied());
+            for (i, g) in ids.zip(gs) {
+                let p = train.phase[i];
+                for (w, &state) in train.states[i * train.windows..(i + 1) * train.windows]
+                    .iter()
+                    .enumerate()
+                {
+                    let own = (w * STATES + state as usize) * 2;
+                    let r = layout.rotated(w);
+                    let other = (r * STATES + MIRROR[state as usize] as usize) * 2;
+                    for (at, sign) in [(own, 1.0f32), (other, -1.0)] {
+                        if touched_at[at / 2] != step {
+                            touched_at[at / 2] = step;
+                            touched.push(at as u32);
+                        }
+                        grad[at] += sign * g * p;
+                        grad[at + 1] += sign * g * (1.0 - p);
+                    }
+                }
+            }
+            epoch_loss += parts.iter().map(|(_, s)| s).sum::<f64>();
+            // 3. Adam on the touched weights.
+            let correction1 = 1.0 - beta1.powi(step);
+            let correction2 = 1.0 - beta2.powi(step);
+            for &at in &touched {
+                for j in [at as usize, at as usize + 1] {
+                    let g = grad[j] + config.l2 * model.weights[j];
+                    m[j] = beta1 * m[j] + (1.0 - beta1) * g;
+                    v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
+                    let update = config.learning_rate * (m[j] / correction1)
+                        / ((v[j] / correction2).sqrt() + eps);
+                    let limit = MAX_WEIGHT as f32 / UNIT as f32;
+                    model.weights[j] = (model.weights[j] - update).clamp(-limit, limit);
+                    grad[j] = 0.0;
+                }
+            }
+            touched.clear();
+            batch_done(epoch, (b + 1) as f64 / batches as f64);
+        }
+        let validation_loss = loss(&model, valid, k);
+        if validation_loss < best.0 {
+            best = (validation_loss, epoch);
+            best_weights.clone_from(&model.weights);
+        }
+        epoch_done(EpochReport {
+            epoch,
+            train_loss: epoch_loss / train.len().max(1) as f64,
+            validation_loss,
+        });
+    }
+    let raw = best_weights
+        .iter()
+        .map(|&w| (w * UNIT as f32).round() as i16)
+        .collect();
+    Fitted {
+        patterns: Patterns::from_raw(layout, raw).expect("weights are clamped to the range"),
+        k,
+        start_loss,
+        best,
+    }
+}
