@@ -10,6 +10,7 @@ use crossbeam_channel::Sender;
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
+use crate::eval::Patterns;
 use crate::game::Game;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, to_hub};
@@ -34,13 +35,22 @@ pub(super) trait VariantGame: Send {
     /// Starts a search of the current position on a new thread.
     fn start_search(
         &self,
-        table: Arc<Table>,
+        tools: SearchTools,
         control: Arc<Control>,
         options: &Options,
         mode: GoMode,
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError>;
+}
+
+/// What a search takes from the engine besides the game: the shared table
+/// and the learned weights of the evaluation.
+pub(super) struct SearchTools {
+    /// The transposition table.
+    pub table: Arc<Table>,
+    /// The pattern weights of the variant.
+    pub patterns: Arc<Patterns>,
 }
 
 /// A move taken from the book, ready to report.
@@ -123,13 +133,14 @@ impl<R: Rules> VariantGame for GameState<R> {
 
     fn start_search(
         &self,
-        table: Arc<Table>,
+        tools: SearchTools,
         control: Arc<Control>,
         options: &Options,
         mode: GoMode,
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
+        let SearchTools { table, patterns } = tools;
         let root = *self.game.position();
         let result = self.game.result();
         if result.is_over() && !matches!(result, crate::game::GameResult::Draw(_)) {
@@ -148,6 +159,7 @@ impl<R: Rules> VariantGame for GameState<R> {
         };
         setup.search_single_move = mode == GoMode::Analyze;
         setup.threat_plies = options.threat_plies as u32;
+        setup.patterns = patterns;
         setup.contempt = if mode == GoMode::Analyze {
             0
         } else {

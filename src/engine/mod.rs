@@ -27,11 +27,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crossbeam_channel::Sender;
 
 use crate::book::{self, Book};
+use crate::eval::{weights_file, Patterns};
 use crate::rules::draw::{prepare_certain_draw, prepare_certain_draw_for, DrawSettings};
 use crate::rules::{International, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
-use game_state::{new_game_state, BookHit, VariantGame};
+use game_state::{new_game_state, BookHit, SearchTools, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
@@ -114,6 +115,9 @@ pub struct EngineHost {
     /// Book files set by the user, per variant, with the book read from
     /// each; a variant not listed uses its shipped book.
     book_files: Vec<(VariantKind, String, Arc<Book>)>,
+    /// Pattern weights files set by the user, per variant, with the weights
+    /// read from each; a variant not listed uses its built-in weights.
+    eval_files: Vec<(VariantKind, String, Arc<Patterns>)>,
     /// State of the generator that picks among close book moves.
     random: u64,
 }
@@ -154,6 +158,7 @@ impl EngineHost {
             draw,
             running: None,
             book_files: Vec::new(),
+            eval_files: Vec::new(),
             random: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
@@ -240,6 +245,13 @@ impl EngineHost {
                 kind: ParamKind::String,
                 value: self.book_file().to_string(),
                 help: "opening book of this variant; empty = the shipped one".to_string(),
+            },
+            Param {
+                name: "eval-file".to_string(),
+                kind: ParamKind::String,
+                value: self.eval_file().to_string(),
+                help: "pattern weights of this variant (tempo train); empty = the built-in ones"
+                    .to_string(),
             },
             int(
                 "book-margin",
@@ -347,6 +359,20 @@ impl EngineHost {
                 }
             }
             "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
+            "eval-file" => {
+                let path = value.trim();
+                let kind = self.variant;
+                if path.is_empty() {
+                    self.eval_files.retain(|(k, _, _)| *k != kind);
+                } else {
+                    // A file that cannot be used leaves the weights in use.
+                    let patterns = weights_file::read_file(kind, std::path::Path::new(path))
+                        .map_err(|e| bad(&e.to_string()))?;
+                    self.eval_files.retain(|(k, _, _)| *k != kind);
+                    self.eval_files
+                        .push((kind, path.to_string(), Arc::new(patterns)));
+                }
+            }
             _ if name.starts_with("draw-") => {
                 let mut settings = self.draw_settings();
                 settings.set(name, value).map_err(|why| bad(&why))?;
@@ -398,6 +424,22 @@ impl EngineHost {
             .map_or("", |(_, path, _)| path.as_str())
     }
 
+    /// The weights file of the current variant (empty: the built-in weights).
+    fn eval_file(&self) -> &str {
+        self.eval_files
+            .iter()
+            .find(|(k, _, _)| *k == self.variant)
+            .map_or("", |(_, path, _)| path.as_str())
+    }
+
+    /// The pattern weights in use for the current variant.
+    fn patterns(&self) -> Arc<Patterns> {
+        match self.eval_files.iter().find(|(k, _, _)| *k == self.variant) {
+            Some((_, _, patterns)) => Arc::clone(patterns),
+            None => weights_file::builtin(self.variant),
+        }
+    }
+
     /// The book in use for the current variant, if the book is on.
     fn book(&self) -> Option<Arc<Book>> {
         if !self.options.book {
@@ -440,8 +482,12 @@ impl EngineHost {
                 }
             }
         }
+        let tools = SearchTools {
+            table: Arc::clone(&self.table),
+            patterns: self.patterns(),
+        };
         let handle = self.game.start_search(
-            Arc::clone(&self.table),
+            tools,
             Arc::clone(&control),
             &self.options,
             mode,
