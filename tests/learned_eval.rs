@@ -1,0 +1,368 @@
+//! The learned evaluation: pattern indexing against a square-by-square
+//! computation, colour symmetry, the weights file, the Hub parameter that
+//! loads one, and the self-play generator and trainer on small runs.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+
+use tempo::engine::EngineHost;
+use tempo::eval::patterns::{window_states, Layout, Patterns, MAX_WEIGHT};
+use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
+use tempo::eval::{evaluate_learned, table_for};
+use tempo::rules::{
+    Board10, Board8, Brazilian, Geometry, International, Piece, Position, Rules, Square,
+    VariantKind,
+};
+use tempo::search::tt::Table;
+use tempo::train::data::{read_file as read_data, DataWriter};
+use tempo::train::fit::{fit, FitConfig, Samples};
+use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
+
+/// The state of each window worked out square by square: window (k, j)
+/// covers rows 2j..2j+3 and, on each row, the squares k and k+1 counted
+/// from the row's left; its base-3 digits follow the square numbers.
+fn states_one_by_one(per_row: u32, rows: u32, own: u64, other: u64) -> Vec<u16> {
+    let mut states = Vec::new();
+    for j in 0..rows / 2 - 1 {
+        for k in 0..per_row - 1 {
+            let mut state = 0u32;
+            let mut place = 1u32;
+            for row in 2 * j..2 * j + 4 {
+                for col in [k, k + 1] {
+                    let s = row * per_row + col;
+                    let bit = 1u64 << (s + row / 2);
+                    let digit = if own & bit != 0 {
+                        1
+                    } else if other & bit != 0 {
+                        2
+                    } else {
+                        0
+                    };
+                    state += digit * place;
+                    place *= 3;
+                }
+            }
+            states.push(state as u16);
+        }
+    }
+    states
+}
+
+/// Random disjoint piece sets on the board of `G`, from two random words.
+fn split<G: Geometry>(a: u64, b: u64) -> (u64, u64) {
+    let own = a & G::BOARD;
+    (own, b & G::BOARD & !own)
+}
+
+proptest! {
+    #[test]
+    fn window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
+        let (own, other) = split::<Board10>(a, b);
+        let fast = window_states::<Board10, 16>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, own, other));
+        let (own, other) = split::<Board8>(a, b);
+        let fast = window_states::<Board8, 9>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, own, other));
+    }
+}
+
+/// Weights drawn from a fixed generator, within the stored range.
+fn random_patterns(layout: Layout, seed: u64) -> Patterns {
+    let mut x = seed | 1;
+    let raw = (0..layout.weights_per_phase() * 2)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ((x % (2 * 800 + 1)) as i32 - 800) as i16
+        })
+        .collect();
+    Patterns::from_raw(layout, raw).unwrap()
+}
+
+/// `pos` turned half a circle with the colours swapped and the other side
+/// to move: the same position for the other player.
+fn colour_mirror<R: Rules>(pos: &Position<R>) -> Position<R> {
+    let last = <R::Geometry as Geometry>::SQUARES as u8 + 1;
+    let pieces: Vec<(Square, Piece)> = pos
+        .piece_list()
+        .into_iter()
+        .map(|(sq, piece)| {
+            let turned = Square::new(last - sq.get()).unwrap();
+            let swapped = match piece {
+                Piece::Man(side) => Piece::Man(side.opponent()),
+                Piece::King(side) => Piece::King(side.opponent()),
+            };
+            (turned, swapped)
+        })
+        .collect();
+    Position::new(&pieces, pos.side_to_move().opponent()).unwrap()
+}
+
+/// Plays seeded random games and checks every position against its colour
+/// mirror under `patterns`; returns the number of positions whose patterns
+/// added something.
+fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut nonzero = 0;
+    for _ in 0..40 {
+        let mut pos = Position::<R>::start();
+        for _ in 0..120 {
+            let mirror = colour_mirror(&pos);
+            assert_eq!(
+                evaluate_learned(&pos, patterns),
+                evaluate_learned(&mirror, patterns),
+                "{pos:?} against {mirror:?}"
+            );
+            nonzero += usize::from(patterns.white_score(&pos) != 0);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pos = pos.play(moves.as_slice()[(x % moves.len() as u64) as usize]);
+        }
+    }
+    nonzero
+}
+
+#[test]
+fn the_evaluation_is_colour_symmetric() {
+    let ten = random_patterns(Layout::of::<Board10>(), 7);
+    assert!(symmetric_in_random_games::<International>(&ten) > 1000);
+    let eight = random_patterns(Layout::of::<Board8>(), 11);
+    assert!(symmetric_in_random_games::<Brazilian>(&eight) > 1000);
+    // The shipped weights too.
+    symmetric_in_random_games::<International>(&builtin(VariantKind::International));
+    symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
+}
+
+#[test]
+fn the_patterns_add_to_the_hand_evaluation() {
+    let pos = Position::<International>::start()
+        .play(Position::<International>::start().legal_moves().as_slice()[0]);
+    let zero = Patterns::zero(Layout::of::<Board10>());
+    let hand = tempo::eval::evaluate_with(&pos, table_for::<International>());
+    assert_eq!(evaluate_learned(&pos, &zero), hand);
+    let some = random_patterns(Layout::of::<Board10>(), 3);
+    let white = some.white_score(&pos);
+    assert_ne!(white, 0);
+    // Black is to move: the score is from Black's view.
+    assert_eq!(evaluate_learned(&pos, &some), hand - white);
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-learned-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
+    let kind = VariantKind::International;
+    let patterns = random_patterns(Layout::of::<Board10>(), 5);
+    let bytes = encode(kind, &patterns);
+    let (read_kind, read) = decode(&bytes, "test").unwrap();
+    assert_eq!((read_kind, &read), (kind, &patterns));
+    let path = scratch("w.tpw");
+    write_file(kind, &patterns, &path).unwrap();
+    assert_eq!(read_file(kind, &path).unwrap(), patterns);
+    // Another variant's file.
+    let err = read_file(VariantKind::Brazilian, &path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("for international, not brazilian"), "{err}");
+    // One byte changed, one byte missing, a foreign file, a newer format.
+    let mut changed = bytes.clone();
+    changed[1000] ^= 1;
+    let err = decode(&changed, "x").unwrap_err().to_string();
+    assert!(err.contains("checksum"), "{err}");
+    let err = decode(&bytes[..bytes.len() - 1], "x")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("truncated"), "{err}");
+    let err = decode(
+        b"# not weights at all, just some text here ....................",
+        "x",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("not a tempo weights file"), "{err}");
+    let mut newer = bytes.clone();
+    newer[8] = 9;
+    let err = decode(&newer, "x").unwrap_err().to_string();
+    assert!(err.contains("version 9"), "{err}");
+    // Out-of-range weights are refused.
+    let too_big = vec![(MAX_WEIGHT + 1) as i16; Layout::of::<Board10>().weights_per_phase() * 2];
+    assert!(Patterns::from_raw(Layout::of::<Board10>(), too_big).is_err());
+}
+
+#[test]
+fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
+    let kind = VariantKind::International;
+    let path = scratch("hub.tpw");
+    write_file(kind, &random_patterns(Layout::of::<Board10>(), 9), &path).unwrap();
+    let mut engine = EngineHost::new();
+    let value = |engine: &EngineHost| {
+        engine
+            .params()
+            .into_iter()
+            .find(|p| p.name == "eval-file")
+            .unwrap()
+            .value
+    };
+    assert_eq!(value(&engine), "");
+    engine
+        .set_param("eval-file", path.to_str().unwrap())
+        .unwrap();
+    assert_eq!(value(&engine), path.to_str().unwrap());
+    let bad = scratch("bad.tpw");
+    std::fs::write(&bad, b"nothing").unwrap();
+    let err = engine
+        .set_param("eval-file", bad.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a tempo weights file"), "{err}");
+    assert_eq!(value(&engine), path.to_str().unwrap());
+    // Brazilian weights are not International ones.
+    let brazilian = scratch("br.tpw");
+    write_file(
+        VariantKind::Brazilian,
+        &random_patterns(Layout::of::<Board8>(), 9),
+        &brazilian,
+    )
+    .unwrap();
+    assert!(engine
+        .set_param("eval-file", brazilian.to_str().unwrap())
+        .is_err());
+    engine.set_param("eval-file", "").unwrap();
+    assert_eq!(value(&engine), "");
+}
+
+fn small_config(games: u64) -> SelfplayConfig {
+    SelfplayConfig {
+        games,
+        batch_games: 2,
+        nodes: Some(300),
+        depth: None,
+        random_plies: 6,
+        seed: 42,
+        threads: 2,
+        shard: (0, 1),
+        max_plies: 200,
+        hash_mib: 1,
+        patterns: builtin(VariantKind::Brazilian),
+    }
+}
+
+#[test]
+fn selfplay_is_reproducible_resumes_and_shards() {
+    let kind = VariantKind::Brazilian;
+    let mut table = Table::new(1);
+    let config = small_config(8);
+    let game = play_game::<Brazilian>(&config, 3, &mut table);
+    assert!(!game.is_empty());
+    assert_eq!(play_game::<Brazilian>(&config, 3, &mut table), game);
+    assert_ne!(play_game::<Brazilian>(&config, 4, &mut table), game);
+    for record in &game {
+        let pos = record.position::<Brazilian>().unwrap();
+        assert!(pos.legal_moves().iter().all(|m| m.captured_bits().0 == 0));
+    }
+    // All at once, or four games and then the rest: the same batches.
+    let whole = scratch("whole.spd");
+    let parts = scratch("parts.spd");
+    for path in [&whole, &parts] {
+        let _ = std::fs::remove_file(path);
+    }
+    let (mut w, existing) = DataWriter::open(&whole, kind).unwrap();
+    let done = selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+    assert_eq!(done.games_done, 8);
+    let (mut w, existing) = DataWriter::open(&parts, kind).unwrap();
+    selfplay::<Brazilian>(&small_config(4), &mut w, &existing, &mut |_| {}).unwrap();
+    drop(w);
+    let (mut w, existing) = DataWriter::open(&parts, kind).unwrap();
+    assert_eq!(existing.games, 4);
+    let done = selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+    assert_eq!(done.games_done, 8);
+    let sorted = |path: &PathBuf| {
+        let mut chunks = read_data(path, kind).unwrap();
+        chunks.sort_by_key(|c| c.batch);
+        chunks
+    };
+    assert_eq!(sorted(&whole), sorted(&parts));
+    // Two shards make up the whole.
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let path = scratch(&format!("shard{i}.spd"));
+        let _ = std::fs::remove_file(&path);
+        let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
+        let config = SelfplayConfig {
+            shard: (i, 2),
+            ..small_config(8)
+        };
+        selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+        shards.extend(read_data(&path, kind).unwrap());
+    }
+    shards.sort_by_key(|c| c.batch);
+    assert_eq!(shards, sorted(&whole));
+}
+
+#[test]
+fn training_lowers_the_held_out_loss() {
+    let kind = VariantKind::Brazilian;
+    let path = scratch("train.spd");
+    let _ = std::fs::remove_file(&path);
+    let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
+    let config = SelfplayConfig {
+        batch_games: 4,
+        ..small_config(160)
+    };
+    selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+    let layout = Layout::of::<<Brazilian as Rules>::Geometry>();
+    let mut train = Samples::new(layout);
+    for chunk in read_data(&path, kind).unwrap() {
+        train.extend::<Brazilian>(&chunk.records).unwrap();
+    }
+    let fit_config = FitConfig {
+        epochs: 6,
+        batch: 256,
+        learning_rate: 2.0,
+        l2: 1e-6,
+        lambda: 0.0,
+        hold_out_every: 5,
+        seed: 1,
+    };
+    let start = Patterns::zero(layout);
+    let mut reports = Vec::new();
+    let fitted = fit(
+        layout,
+        &train,
+        &train,
+        &start,
+        &fit_config,
+        &mut |r| reports.push(r),
+        &mut |_, _| {},
+    );
+    // On the data it was fitted to the loss must fall; the fitted weights
+    // are then a valid set that round-trips through a file.
+    assert_eq!(reports.len(), 6);
+    assert!(fitted.best.0 < fitted.start_loss, "{reports:?}");
+    assert!(!fitted.patterns.is_zero());
+    let out = scratch("fitted.tpw");
+    write_file(kind, &fitted.patterns, &out).unwrap();
+    assert_eq!(read_file(kind, &out).unwrap(), fitted.patterns);
+    // The same seed gives the same weights.
+    let again = fit(
+        layout,
+        &train,
+        &train,
+        &start,
+        &fit_config,
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert_eq!(again.patterns, fitted.patterns);
+}
