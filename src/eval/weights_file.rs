@@ -207,6 +207,7 @@ pub fn builtin(kind: VariantKind) -> Arc<Patterns> {
 /// The weights file shipped for `kind`, if one was trained.
 fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
     match kind {
+        VariantKind::International => Some(include_bytes!("weights/international.tpw")),
         _ => None,
     }
 }
