@@ -59,7 +59,7 @@ pub struct AnalyseArgs {
     /// move is judged against the best one.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
-    /// Seconds per position, decimals allowed (the default limit: 3).
+    /// Seconds per position, decimals allowed (3 when no limit is given).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub movetime: Option<Duration>,
     /// Depth per position, in plies.
@@ -72,10 +72,10 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub multipv: u32,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB, kept for the whole run.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// Output format.
     #[arg(long, value_enum, default_value = "auto")]
