@@ -143,6 +143,12 @@ impl Progress {
     }
 }
 
+/// `count` things: `1 position`, `2 positions`.
+fn counted(count: usize, thing: &str) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    format!("{count} {thing}{s}")
+}
+
 /// A duration as `m:ss` (or `h:mm:ss`).
 fn clock(d: Duration) -> String {
     let s = d.as_secs();
@@ -238,10 +244,10 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         Ok(()) => {}
     }
     eprintln!(
-        "analysed {} positions from {} inputs; skipped {} inputs",
-        progress.done,
-        units.len(),
-        skipped
+        "analysed {} from {}; skipped {}",
+        counted(progress.done, "position"),
+        counted(units.len(), "input"),
+        counted(skipped, "input")
     );
     Ok(if skipped == 0 {
         ExitCode::SUCCESS
@@ -262,6 +268,13 @@ mod tests {
         assert!(parse_seconds("NaN").is_err());
         assert!(parse_seconds("1e300").is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(counted(1, "position"), "1 position");
+        assert_eq!(counted(0, "input"), "0 inputs");
+        assert_eq!(counted(3, "input"), "3 inputs");
     }
 
     #[test]
