@@ -1,5 +1,5 @@
-//! tempo: a draughts engine for International (10x10) and Brazilian (8x8)
-//! draughts.
+//! tempo: a draughts engine for International (10x10), Brazilian (8x8) and
+//! seven more draughts variants.
 //!
 //! Layers, arrows pointing one way:
 //! `cli` → `protocol`/`arena`/`analyse` → `engine` → `search` → `eval` → `game` → `rules`,

@@ -1,7 +1,8 @@
 //! `tempo analyse` end to end: the binary is run on small inputs at small
-//! depths and its JSON Lines are parsed and checked against the rules core
-//! (every move printed is legal where it is printed, games are replayed
-//! move by move, bad inputs are named by line and skipped).
+//! depths and its JSON Lines (the output when standard output is not a
+//! terminal) are parsed and checked against the rules core (every move
+//! printed is legal where it is printed, games are replayed move by move,
+//! bad inputs are named by line and skipped).
 
 use std::fs;
 use std::path::PathBuf;
@@ -321,7 +322,7 @@ fn multipv_gives_distinct_moves_ordered_by_score() {
 }
 
 #[test]
-fn node_and_time_limits_and_text_output() {
+fn node_and_time_limits() {
     let run = analyse(&["--fen", "W:W31-50:B1-20", "--nodes", "3000"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.records.len(), 1);
@@ -329,16 +330,52 @@ fn node_and_time_limits_and_text_output() {
     let run = analyse(&["--fen", "W:W31-50:B1-20", "--movetime", "0.1"]);
     assert_eq!(run.records.len(), 1);
     assert!(run.records[0]["time"].as_f64().unwrap() < 1.0);
+}
+
+#[test]
+fn text_output_shows_each_depth_then_the_best_line() {
     let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .args(["analyse", "--fen", "W:W31-50:B1-20", "--depth", "3"])
+        .args(["analyse", "--fen", "B:W28,33:B19,22", "--depth", "3"])
         .args(["--output", "text"])
         .output()
         .expect("run tempo");
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "B:W28,33:B19,22 (black to move)", "{stdout}");
+    for (depth, line) in (1..=3).zip(&lines[1..4]) {
+        assert!(
+            line.starts_with(&format!("  depth  {depth}  ")) && line.contains(" M nodes/s "),
+            "{stdout}"
+        );
+    }
     assert!(
-        stdout.starts_with("W:W31,32,") && stdout.contains("(white to move)\n  depth 3 score "),
+        lines[4].starts_with("  best ") && lines[4].contains(" depth 3 "),
         "{stdout}"
+    );
+    assert!(lines[5].starts_with("  pv "), "{stdout}");
+    assert!(lines.iter().all(|l| l.len() <= 80), "{stdout}");
+}
+
+#[test]
+fn without_arguments_the_start_position_is_searched_for_three_seconds() {
+    let run = analyse(&[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.records.len(), 1);
+    let r = &run.records[0];
+    check_record::<International>(r);
+    assert_eq!(
+        parse_fen::<International>(text(r, "fen")),
+        parse_fen::<International>("W:W31-50:B1-20")
+    );
+    let time = r["time"].as_f64().unwrap();
+    assert!((2.5..10.0).contains(&time), "searched {time} s");
+    let run = analyse(&["--variant", "brazilian", "--nodes", "3000"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_record::<Brazilian>(&run.records[0]);
+    assert_eq!(
+        parse_fen::<Brazilian>(text(&run.records[0], "fen")),
+        parse_fen::<Brazilian>("W:W21-32:B1-12")
     );
 }
 
@@ -348,6 +385,6 @@ fn a_bad_fen_argument_stops_the_run() {
     assert_eq!(run.code, 2);
     assert!(run.records.is_empty());
     assert!(run.stderr.contains("--fen"), "{}", run.stderr);
-    let run = analyse(&["--fen", "W:W31-50:B1-20"]);
-    assert_eq!(run.code, 2, "a limit is required");
+    let run = analyse(&["--fen", "W:W31-50:B1-20", "--depth", "2", "--nodes", "9"]);
+    assert_eq!(run.code, 2, "one limit at most");
 }

@@ -43,6 +43,11 @@ pub fn read_position(kind: VariantKind, text: &str) -> Result<AnyGame, NotationE
     crate::rules::with_rules!(kind, R => position_game::<R>(text))
 }
 
+/// The start position of variant `kind`, as a game of no moves.
+pub fn start_position(kind: VariantKind) -> AnyGame {
+    crate::rules::with_rules!(kind, R => AnyGame::new(Game::new(Position::<R>::start())))
+}
+
 /// Reads a positions file: one FEN or Hub position string per line; blank
 /// lines, and everything from a `#` to the end of a line, are skipped.
 pub fn read_positions(kind: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>) {

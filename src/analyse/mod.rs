@@ -8,6 +8,9 @@
 //! trees); each search gets fresh `Control` signals. A position is searched
 //! with its game's history keys and draw clocks, so repetitions and the draw
 //! rules are seen as in play, and even a single legal move is searched.
+//! What the analysis finds comes out as `Event`s: each position's start,
+//! every depth its search completes (so that people can watch it deepen),
+//! and its finished `Record`.
 //!
 //! The score of a played move, from which its loss follows:
 //! 1. the played move is the best move: its score is the best score;
@@ -186,6 +189,43 @@ pub fn mate_plies(score: i32) -> Option<i64> {
     }
 }
 
+/// A completed depth of the search of a position, reported while the
+/// search deepens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deepening {
+    /// The depth completed, in plies.
+    pub depth: u32,
+    /// Score of the best line from the side to move's view.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search of the position started.
+    pub time: Duration,
+    /// The best line so far, in Hub notation.
+    pub pv: Vec<String>,
+}
+
+/// What an analysis reports, in order: for each position a `Start`, a
+/// `Depth` for every depth its search completes, then its `Done` record.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A position is about to be searched.
+    Start {
+        /// Where it comes from.
+        source: Source,
+        /// For a game, the moves played before it.
+        ply: usize,
+        /// The position as a FEN.
+        fen: String,
+        /// The side to move.
+        side: Side,
+    },
+    /// The search of the position completed one more depth.
+    Depth(Deepening),
+    /// The position's analysis, the played move's judgement included.
+    Done(Record),
+}
+
 /// How every position is searched.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -222,12 +262,12 @@ impl Analyser {
         })
     }
 
-    /// Analyses every position of `unit`, in order, handing each record to
+    /// Analyses every position of `unit`, in order, handing its events to
     /// `emit`; stops at the first error `emit` returns.
     pub fn analyse(
         &self,
         unit: &Unit,
-        emit: &mut dyn FnMut(Record) -> io::Result<()>,
+        emit: &mut dyn FnMut(Event) -> io::Result<()>,
     ) -> io::Result<()> {
         crate::rules::with_rules!(unit.game.variant(), R => match unit.game.get::<R>() {
             Some(game) => self.analyse_game(game, unit.source, emit),
@@ -239,17 +279,38 @@ impl Analyser {
         &self,
         game: &Game<R>,
         source: Source,
-        emit: &mut dyn FnMut(Record) -> io::Result<()>,
+        emit: &mut dyn FnMut(Event) -> io::Result<()>,
     ) -> io::Result<()> {
         // The search's endgame table is built on first use; build it before
         // the clock of the first search runs (again costs nothing).
         prepare_certain_draw::<R>();
         let mut replay = Game::with_settings(*game.start(), game.settings().clone());
         for ply in 0..=game.moves().len() {
-            let outcome = self.search_game(&replay, &self.settings.limits, self.settings.multipv);
+            let pos = replay.position();
+            emit(Event::Start {
+                source,
+                ply,
+                fen: to_fen(pos),
+                side: pos.side_to_move(),
+            })?;
+            let mut deepened = |it: &Iteration| {
+                emit(Event::Depth(Deepening {
+                    depth: it.depth,
+                    score: it.score,
+                    nodes: it.nodes,
+                    time: it.time,
+                    pv: hub_moves::<R>(&it.pv),
+                }))
+            };
+            let outcome = self.search_game(
+                &replay,
+                &self.settings.limits,
+                self.settings.multipv,
+                &mut deepened,
+            )?;
             let mut record = record_of::<R>(&replay, source, ply, &outcome);
             if let Some(&mv) = game.moves().get(ply) {
-                let (score, nodes, time) = self.played_score(&replay, mv, &outcome);
+                let (score, nodes, time) = self.played_score(&replay, mv, &outcome)?;
                 record.nodes += nodes;
                 record.time += time;
                 record.played = Some(Played {
@@ -260,10 +321,10 @@ impl Analyser {
                 if replay.play(mv).is_err() {
                     // Cannot happen: the game's moves were legal when it was
                     // built; stop rather than analyse a different game.
-                    return emit(record);
+                    return emit(Event::Done(record));
                 }
             }
-            emit(record)?;
+            emit(Event::Done(record))?;
         }
         Ok(())
     }
@@ -275,18 +336,18 @@ impl Analyser {
         game: &Game<R>,
         mv: Move,
         outcome: &Outcome,
-    ) -> (i32, u64, Duration) {
+    ) -> io::Result<(i32, u64, Duration)> {
         if let Some((score, _)) = outcome.lines.iter().find(|(_, pv)| pv.first() == Some(&mv)) {
-            return (*score, 0, Duration::ZERO);
+            return Ok((*score, 0, Duration::ZERO));
         }
         let mut after = game.clone();
         if after.play(mv).is_err() {
-            return (outcome.score, 0, Duration::ZERO);
+            return Ok((outcome.score, 0, Duration::ZERO));
         }
         let settings = after.settings();
         if after.occurrences() >= settings.repetitions || after.clocks().verdict(settings).is_some()
         {
-            return (0, 0, Duration::ZERO);
+            return Ok((0, 0, Duration::ZERO));
         }
         let limits = Limits {
             depth: self
@@ -296,12 +357,20 @@ impl Analyser {
                 .map(|d| d.saturating_sub(1).max(1)),
             ..self.settings.limits.clone()
         };
-        let reply = self.search_game(&after, &limits, 1);
-        (one_ply_up(reply.score), reply.nodes, reply.time)
+        let reply = self.search_game(&after, &limits, 1, &mut |_| Ok(()))?;
+        Ok((one_ply_up(reply.score), reply.nodes, reply.time))
     }
 
-    /// Searches the current position of `game` with its history and clocks.
-    fn search_game<R: Rules>(&self, game: &Game<R>, limits: &Limits, multipv: usize) -> Outcome {
+    /// Searches the current position of `game` with its history and clocks,
+    /// handing each completed depth of the best line to `deepened`; the
+    /// first error `deepened` returns stops the search and is returned.
+    fn search_game<R: Rules>(
+        &self,
+        game: &Game<R>,
+        limits: &Limits,
+        multipv: usize,
+        deepened: &mut dyn FnMut(&Iteration) -> io::Result<()>,
+    ) -> io::Result<Outcome> {
         let root = *game.position();
         let mut setup = SearchSetup::new(root, limits.clone());
         let keys = game.history_keys();
@@ -314,19 +383,29 @@ impl Analyser {
         let wanted = setup.multipv.min(root.legal_moves().len()).max(1);
         let mut current: Vec<Iteration> = Vec::new();
         let mut complete: Vec<Iteration> = Vec::new();
+        let control = Control::new(false);
+        let mut failed: Option<io::Error> = None;
         let mut report = |it: &Iteration| {
             if it.multipv == 1 {
                 current.clear();
+                if failed.is_none() {
+                    if let Err(e) = deepened(it) {
+                        failed = Some(e);
+                        control.stop();
+                    }
+                }
             }
             current.push(it.clone());
             if current.len() == wanted {
                 complete = std::mem::take(&mut current);
             }
         };
-        let control = Control::new(false);
         let started = Instant::now();
         let result = search(&setup, &self.table, &control, &mut report);
         let time = started.elapsed();
+        if let Some(e) = failed {
+            return Err(e);
+        }
         // The last depth at which every line was completed; a search
         // stopped before its first iteration falls back on its result.
         complete.sort_by_key(|it| std::cmp::Reverse(it.score));
@@ -340,14 +419,22 @@ impl Analyser {
                 .collect();
             (complete[0].depth, lines[0].0, lines)
         };
-        Outcome {
+        Ok(Outcome {
             depth,
             score,
             lines,
             nodes: result.nodes,
             time,
-        }
+        })
     }
+}
+
+/// Moves in Hub notation.
+fn hub_moves<R: Rules>(moves: &[Move]) -> Vec<String> {
+    moves
+        .iter()
+        .map(|&mv| format_move::<R>(mv, MoveStyle::Hub))
+        .collect()
 }
 
 /// A score seen from the position after a move, turned into the score of
@@ -366,17 +453,12 @@ fn one_ply_up(score: i32) -> i32 {
 /// The record of a search of the current position of `game`.
 fn record_of<R: Rules>(game: &Game<R>, source: Source, ply: usize, outcome: &Outcome) -> Record {
     let pos = game.position();
-    let text = |pv: &[Move]| -> Vec<String> {
-        pv.iter()
-            .map(|&mv| format_move::<R>(mv, MoveStyle::Hub))
-            .collect()
-    };
     let lines: Vec<Line> = outcome
         .lines
         .iter()
         .map(|(score, pv)| Line {
             score: *score,
-            pv: text(pv),
+            pv: hub_moves::<R>(pv),
         })
         .collect();
     Record {

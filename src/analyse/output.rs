@@ -1,5 +1,6 @@
-//! Writing analysis records: one JSON object per line for programs, or a
-//! short block of text for people.
+//! Writing what an analysis reports: one JSON object per position for
+//! programs, or text for people, which also shows each depth as the search
+//! completes it.
 //!
 //! JSON object of a position (keys always present unless marked):
 //!
@@ -26,7 +27,7 @@
 
 use std::fmt::Write as _;
 
-use super::{centimen, mate_plies, Record, Source};
+use super::{centimen, mate_plies, Deepening, Event, Record, Source};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,11 +38,30 @@ pub enum Format {
     Text,
 }
 
-/// A record in `format`, ending with a newline.
-pub fn render(record: &Record, format: Format) -> String {
-    match format {
-        Format::Json => json(record),
-        Format::Text => text(record),
+/// An event in `format`, each line ending with a newline; empty for the
+/// events the format leaves out (JSON Lines has only the records).
+pub fn render(event: &Event, format: Format) -> String {
+    match (event, format) {
+        (Event::Done(record), Format::Json) => json(record),
+        (_, Format::Json) => String::new(),
+        (
+            Event::Start {
+                source,
+                ply,
+                fen,
+                side,
+            },
+            Format::Text,
+        ) => {
+            let place = match *source {
+                Source::Argument => String::new(),
+                Source::Line(line) => format!("line {line}: "),
+                Source::Game { index, line } => format!("game {index} (line {line}) ply {ply}: "),
+            };
+            format!("{place}{} ({side} to move)\n", compact_fen(fen))
+        }
+        (Event::Depth(deepening), Format::Text) => depth_text(deepening),
+        (Event::Done(record), Format::Text) => text(record),
     }
 }
 
@@ -156,36 +176,121 @@ fn score_text(score: i32) -> String {
     }
 }
 
-/// The record as a few lines of text.
+/// The widest a line of text gets, a terminal's usual width.
+const TEXT_WIDTH: usize = 80;
+
+/// A completed depth as one line of text no wider than `TEXT_WIDTH`:
+/// depth, score, time, speed and as much of the line as fits.
+fn depth_text(d: &Deepening) -> String {
+    let seconds = d.time.as_secs_f64();
+    let speed = if seconds > 0.0 {
+        format!("{:5.2} M nodes/s", d.nodes as f64 / seconds / 1e6)
+    } else {
+        format!("{:>5} M nodes/s", "-")
+    };
+    let mut out = format!(
+        "  depth {:>2}  {:>6}  {:7.3} s  {speed} ",
+        d.depth,
+        score_text(d.score),
+        seconds
+    );
+    for (i, mv) in d.pv.iter().enumerate() {
+        let last = i + 1 == d.pv.len();
+        // Room for the move, and for " ..." if more moves follow.
+        let room = if last { 1 + mv.len() } else { 5 + mv.len() };
+        if out.len() + room > TEXT_WIDTH {
+            out.push_str(" ...");
+            break;
+        }
+        out.push(' ');
+        out.push_str(mv);
+    }
+    out.push('\n');
+    out
+}
+
+/// `head` and the moves after it, on as many lines of at most `TEXT_WIDTH`
+/// as they need, the later lines indented.
+fn wrapped(head: &str, moves: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = head.to_string();
+    for mv in moves {
+        if line.len() + 1 + mv.len() > TEXT_WIDTH
+            && line.trim_start().len() > head.trim_start().len()
+        {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(head.len());
+        }
+        line.push(' ');
+        line.push_str(mv);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// A FEN with each run of three or more consecutive squares of the same
+/// kind of piece written as a range (`W31-50`), as FEN readers accept it:
+/// the start position fits on a line.
+fn compact_fen(fen: &str) -> String {
+    let sections: Vec<String> = fen
+        .split(':')
+        .map(|section| {
+            let Some(colour) = section.get(..1).filter(|c| *c == "W" || *c == "B") else {
+                return section.to_string();
+            };
+            let mut items: Vec<String> = Vec::new();
+            let mut run: Vec<u32> = Vec::new();
+            let flush = |run: &mut Vec<u32>, items: &mut Vec<String>| {
+                match run.as_slice() {
+                    [first, .., last] if run.len() >= 3 => items.push(format!("{first}-{last}")),
+                    squares => items.extend(squares.iter().map(u32::to_string)),
+                }
+                run.clear();
+            };
+            for item in section[1..].split(',').filter(|i| !i.is_empty()) {
+                match item.parse::<u32>() {
+                    Ok(square) if run.last().is_none_or(|&last| last + 1 == square) => {
+                        run.push(square)
+                    }
+                    Ok(square) => {
+                        flush(&mut run, &mut items);
+                        run.push(square);
+                    }
+                    Err(_) => {
+                        flush(&mut run, &mut items);
+                        items.push(item.to_string());
+                    }
+                }
+            }
+            flush(&mut run, &mut items);
+            format!("{colour}{}", items.join(","))
+        })
+        .collect();
+    sections.join(":")
+}
+
+/// The record's summary, under the lines of its depths: the best move and
+/// line (each line of a multi-PV), and the played move's judgement.
 fn text(r: &Record) -> String {
     let mut out = String::new();
-    let place = match r.source {
-        Source::Argument => String::new(),
-        Source::Line(line) => format!("line {line}: "),
-        Source::Game { index, line } => format!("game {index} (line {line}) ply {}: ", r.ply),
-    };
-    let _ = writeln!(out, "{place}{} ({} to move)", r.fen, r.side);
     let _ = writeln!(
         out,
-        "  depth {} score {} best {} nodes {} time {:.3}s",
-        r.depth,
-        score_text(r.score),
+        "  best {} score {} depth {} nodes {} time {:.3} s",
         r.best().unwrap_or("none"),
+        score_text(r.score),
+        r.depth,
         r.nodes,
         r.time.as_secs_f64()
     );
     if r.lines.len() > 1 {
         for (i, l) in r.lines.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  {}. {} {}",
-                i + 1,
-                score_text(l.score),
-                l.pv.join(" ")
-            );
+            let head = format!("  {}. {}", i + 1, score_text(l.score));
+            out.push_str(&wrapped(&head, &l.pv));
         }
     } else if !r.pv.is_empty() {
-        let _ = writeln!(out, "  pv {}", r.pv.join(" "));
+        out.push_str(&wrapped("  pv", &r.pv));
     }
     if let Some(p) = &r.played {
         let _ = writeln!(
@@ -206,6 +311,47 @@ mod tests {
     #[test]
     fn strings_are_escaped() {
         assert_eq!(quote("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+
+    #[test]
+    fn runs_of_squares_become_ranges() {
+        let start = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20";
+        assert_eq!(compact_fen(start), "W:W31-50:B1-20");
+        assert_eq!(
+            compact_fen("B:W28,29,K30,31,32,33:B1,3"),
+            "B:W28,29,K30,31-33:B1,3"
+        );
+        assert_eq!(compact_fen("W:W28:B"), "W:W28:B");
+    }
+
+    #[test]
+    fn long_lines_are_wrapped_and_indented() {
+        let moves: Vec<String> = (0..20).map(|_| "32x23x28".to_string()).collect();
+        let text = wrapped("  pv", &moves);
+        assert!(text.lines().count() > 1);
+        for line in text.lines() {
+            assert!(line.len() <= TEXT_WIDTH, "{line}");
+        }
+        assert!(text
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("     32x23x28")));
+        let one = deepening_line();
+        assert!(
+            one.len() <= TEXT_WIDTH + 1 && one.ends_with(" ...\n"),
+            "{one}"
+        );
+    }
+
+    /// A completed depth with a line too long for one row of text.
+    fn deepening_line() -> String {
+        depth_text(&Deepening {
+            depth: 20,
+            score: 5,
+            nodes: 1_000_000,
+            time: std::time::Duration::from_millis(250),
+            pv: (0..20).map(|_| "32-28".to_string()).collect(),
+        })
     }
 
     #[test]

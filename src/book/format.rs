@@ -364,7 +364,7 @@ impl Book {
     /// and the `end` line.
     pub fn to_text(&self, notes: &[String]) -> String {
         let mut out = String::new();
-        out.push_str("# tempo opening book (format: README.md, \"Opening book\").\n");
+        out.push_str("# tempo opening book (format: protocol.md, \"Opening books\").\n");
         out.push_str(
             "# <position> | <move> score=<men, mover's view> depth=<plies> weight=<n> | ...\n",
         );

@@ -1,12 +1,15 @@
-//! `tempo analyse`: searches a position, the positions of a file, or every
-//! position of the games of a PDN file, and prints one record per position
-//! (`analyse::output` documents the records).
+//! `tempo analyse`: searches a position (the start position when none is
+//! given), the positions of a file, or every position of the games of a PDN
+//! file, and prints one record per position (`analyse::output` documents
+//! the records): text for people on a terminal, showing each depth as the
+//! search completes it, JSON Lines otherwise.
 //!
-//! Standard output carries the records and nothing else. Standard error
+//! Standard output carries the results and nothing else. Standard error
 //! carries the malformed inputs (`FILE:LINE: why`, each skipped), a progress
-//! line while it is a terminal, and a last summary line. Exit status: 0 when
-//! every input was analysed, 1 when some were skipped, 2 on an error that
-//! stops the run (an unreadable file, a bad `--fen`, memory).
+//! line while it is a terminal and the results go elsewhere, and a last
+//! summary line. Exit status: 0 when every input was analysed, 1 when some
+//! were skipped, 2 on an error that stops the run (an unreadable file, a bad
+//! `--fen`, memory).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -16,30 +19,36 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::VariantArg;
-use crate::analyse::input::{read_pdn, read_position, read_positions, InputError};
+use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
-use crate::analyse::{Analyser, Record, Settings, Source, Unit};
+use crate::analyse::{Analyser, Event, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
 
 /// Output formats on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputArg {
+    /// Text on a terminal, JSON Lines otherwise.
+    Auto,
     /// JSON Lines: one object per position.
     Json,
-    /// Text for people.
+    /// Text for people, with a line for each depth searched.
     Text,
 }
 
+/// The time each position gets when no limit is given.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(3);
+
 /// Arguments of `tempo analyse`.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("input").required(true).args(["fen", "positions", "pdn"])))]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["movetime", "depth", "nodes"])))]
+#[command(group(clap::ArgGroup::new("input").args(["fen", "positions", "pdn"])))]
+#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
 pub struct AnalyseArgs {
     /// The variant of positions, and of games without a GameType tag.
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
-    /// One position, as a FEN or a Hub position string.
+    /// One position, as a FEN or a Hub position string (default, without
+    /// --positions or --pdn: the variant's start position).
     #[arg(long)]
     pub fen: Option<String>,
     /// A file of positions, one FEN or Hub position string per line (blank
@@ -50,7 +59,7 @@ pub struct AnalyseArgs {
     /// move is judged against the best one.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
-    /// Seconds per position (decimals allowed).
+    /// Seconds per position, decimals allowed (3 when no limit is given).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub movetime: Option<Duration>,
     /// Depth per position, in plies.
@@ -63,13 +72,13 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub multipv: u32,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB, kept for the whole run.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// Output format.
-    #[arg(long, value_enum, default_value = "json")]
+    #[arg(long, value_enum, default_value = "auto")]
     pub output: OutputArg,
 }
 
@@ -85,7 +94,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|e| format!("'{text}': {e}"))
 }
 
-/// The progress line on standard error, shown only when it is a terminal.
+/// The progress line on standard error, shown only when it is a terminal
+/// and the results go elsewhere.
 struct Progress {
     shown: bool,
     total: usize,
@@ -96,7 +106,7 @@ struct Progress {
 impl Progress {
     fn new(total: usize) -> Progress {
         let progress = Progress {
-            shown: io::stderr().is_terminal(),
+            shown: io::stderr().is_terminal() && !io::stdout().is_terminal(),
             total,
             done: 0,
             started: Instant::now(),
@@ -133,6 +143,12 @@ impl Progress {
     }
 }
 
+/// `count` things: `1 position`, `2 positions`.
+fn counted(count: usize, thing: &str) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    format!("{count} {thing}{s}")
+}
+
 /// A duration as `m:ss` (or `h:mm:ss`).
 fn clock(d: Duration) -> String {
     let s = d.as_secs();
@@ -156,7 +172,13 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     let (path, pdn) = match (&args.positions, &args.pdn) {
         (Some(path), _) => (path, false),
         (None, Some(path)) => (path, true),
-        (None, None) => return Err("give --fen, --positions or --pdn".to_string()),
+        (None, None) => {
+            let unit = Unit {
+                source: Source::Argument,
+                game: start_position(kind),
+            };
+            return Ok((vec![unit], 0));
+        }
     };
     // PDN files are often Latin-1: names may come out garbled, moves never.
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -176,11 +198,16 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let kind = VariantKind::from(args.variant);
     let (units, skipped) = load(args, kind)?;
+    let no_limit = args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none();
     let settings = Settings {
         limits: Limits {
             depth: args.depth,
             nodes: args.nodes,
-            move_time: args.movetime,
+            move_time: if no_limit {
+                Some(DEFAULT_MOVETIME)
+            } else {
+                args.movetime
+            },
             ..Limits::default()
         },
         multipv: args.multipv as usize,
@@ -188,15 +215,18 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     };
     let analyser = Analyser::new(settings, args.hash as usize)?;
     let format = match args.output {
-        OutputArg::Json => Format::Json,
+        OutputArg::Auto if io::stdout().is_terminal() => Format::Text,
+        OutputArg::Auto | OutputArg::Json => Format::Json,
         OutputArg::Text => Format::Text,
     };
     let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
     let mut out = io::stdout().lock();
-    let mut emit = |record: Record| {
-        out.write_all(render(&record, format).as_bytes())?;
+    let mut emit = |event: Event| {
+        out.write_all(render(&event, format).as_bytes())?;
         out.flush()?;
-        progress.step();
+        if let Event::Done(_) = event {
+            progress.step();
+        }
         Ok(())
     };
     let mut outcome = Ok(());
@@ -214,10 +244,10 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         Ok(()) => {}
     }
     eprintln!(
-        "analysed {} positions from {} inputs; skipped {} inputs",
-        progress.done,
-        units.len(),
-        skipped
+        "analysed {} from {}; skipped {}",
+        counted(progress.done, "position"),
+        counted(units.len(), "input"),
+        counted(skipped, "input")
     );
     Ok(if skipped == 0 {
         ExitCode::SUCCESS
@@ -238,6 +268,13 @@ mod tests {
         assert!(parse_seconds("NaN").is_err());
         assert!(parse_seconds("1e300").is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(counted(1, "position"), "1 position");
+        assert_eq!(counted(0, "input"), "0 inputs");
+        assert_eq!(counted(3, "input"), "3 inputs");
     }
 
     #[test]

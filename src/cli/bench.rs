@@ -58,13 +58,13 @@ const BRAZILIAN: [&str; 12] = [
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Depth searched in every position.
-    #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_name = "D", default_value_t = 11, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
-    /// Search threads (node counts are deterministic only with 1).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Search threads (counts repeat only with 1).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Table size in MiB, cleared before every position.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Table size in MiB, cleared for every position.
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// Print only the totals.
     #[arg(long)]

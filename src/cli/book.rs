@@ -52,38 +52,38 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
     /// The book file to write (rewritten at every checkpoint).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Book lines are this many plies long: positions up to this ply from
     /// the start get book moves.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_name = "PLIES", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub plies: u32,
     /// Positions at plies below this get every legal move (1: every first
     /// move is in the book).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=4))]
+    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=4))]
     pub full_plies: u32,
     /// Search depth used to score the moves of each position.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_name = "D", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
     /// Moves within this many men of the best are book moves (beyond the
     /// full plies).
-    #[arg(long, default_value = "0.10", value_parser = parse_margin)]
+    #[arg(long, value_name = "MEN", default_value = "0.10", value_parser = parse_margin)]
     pub margin: i32,
     /// At most this many book moves per position (beyond the full plies).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub width: u32,
     /// Positions searched at once (one search thread each).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
     /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
     /// Continue the book in `--out` (positions in it are not searched
     /// again); without it an existing file is refused.
     #[arg(long)]
     pub resume: bool,
     /// Seconds between two saves of the partial book.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub checkpoint: u64,
 }
 
@@ -97,7 +97,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// The book file (default: the shipped book of the variant).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
 }
 
@@ -105,16 +105,16 @@ pub struct ProbeArgs {
 #[derive(Debug, Args)]
 pub struct AddPdnArgs {
     /// PDN files to read.
-    #[arg(required = true)]
+    #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
     /// The book to add to (created when missing).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The variant; games whose GameType names another are skipped.
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
     /// Moves counted from the start of each game.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+    #[arg(long, value_name = "PLIES", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub plies: u32,
 }
 

@@ -46,31 +46,31 @@ pub struct DxpArgs {
     #[arg(long, requires = "initiator", value_enum, default_value = "white")]
     pub colour: ColourArg,
     /// Initiator: minutes per side.
-    #[arg(long, requires = "initiator", default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, value_name = "MIN", requires = "initiator", default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
     pub time: u16,
     /// Initiator: moves per time period (0: the time is for the whole game).
-    #[arg(long, requires = "initiator", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, value_name = "N", requires = "initiator", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
     pub moves: u16,
     /// Initiator: start position (FEN or Hub position string).
     #[arg(long, requires = "initiator")]
     pub fen: Option<String>,
     /// Initiator: games to play on the connection.
-    #[arg(long, requires = "initiator", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_name = "N", requires = "initiator", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub games: u32,
     /// Initiator: swap colours after every game.
     #[arg(long, requires = "initiator")]
     pub alternate: bool,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub hash: usize,
     /// Play from the opening book (true or false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub book: bool,
     /// Opening book file (default: the book built into the binary).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub book_file: Option<String>,
     /// Any other engine parameter, NAME=VALUE (e.g. draw-long-endgame=16).
     #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -79,17 +79,17 @@ pub struct DxpArgs {
     #[arg(long, value_name = "SECONDS")]
     pub max_move_time: Option<f64>,
     /// Append every game to this PDN file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
     /// The name sent to the opponent.
     #[arg(long, default_value = concat!("tempo ", env!("CARGO_PKG_VERSION")))]
     pub name: String,
     /// Seconds of silence tolerated (beyond the opponent's clock while it
     /// is to move) before the connection is closed.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_timeout: u64,
     /// Server: serve this many connections, then exit (default: no limit).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub connections: Option<u32>,
 }
 

@@ -20,53 +20,54 @@ use crate::rules::{Rules, VariantKind};
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// An engine command line, e.g. "tempo hub" (give exactly two).
-    #[arg(long = "engine", required = true, num_args = 1)]
+    #[arg(long = "engine", value_name = "CMD", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Engine names, in the order of --engine (default: the program names).
-    #[arg(long = "name")]
+    #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
     /// The variant.
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
     /// Games to play (rounded up to an even number, so every opening is
     /// played with both colours).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
     #[arg(long, conflicts_with_all = ["movetime", "depth"])]
     pub tc: Option<String>,
     /// Fixed time per move in seconds.
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, value_name = "S", conflicts_with = "depth")]
     pub movetime: Option<f64>,
     /// Fixed search depth.
-    #[arg(long)]
+    #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
     /// Openings: a file, or "builtin" (every opening of one move each).
-    #[arg(long, default_value = "builtin")]
+    #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub openings: String,
     /// Games played at the same time.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: u32,
     /// Append every game to this PDN file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub pdn: Option<String>,
     /// Stop early by SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05.
-    #[arg(long)]
+    #[arg(long, value_name = "BOUNDS")]
     pub sprt: Option<String>,
-    /// Engine option NAME:param=value (NAME is an engine name, 1 or 2).
-    #[arg(long = "option")]
+    /// A Hub parameter for one engine (its name, 1 or 2) or both (*), e.g.
+    /// 1:threads=2.
+    #[arg(long = "option", value_name = "ENGINE:PARAM=VALUE")]
     pub options: Vec<String>,
     /// Adjudicate a draw after this many plies without a capture.
-    #[arg(long)]
+    #[arg(long, value_name = "PLIES")]
     pub draw_after_plies: Option<u32>,
     /// Adjudicate a win when both engines agree on a lead of this many men.
-    #[arg(long)]
+    #[arg(long, value_name = "MEN")]
     pub resign_score: Option<f64>,
     /// Adjudicate a draw at this many plies.
-    #[arg(long)]
+    #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Milliseconds an engine may exceed its time before losing on time.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, value_name = "MS", default_value_t = 100)]
     pub margin_ms: u64,
 }
 

@@ -30,8 +30,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::rules::VariantKind;
 
-/// tempo: a draughts engine for International (10x10) and Brazilian (8x8)
-/// draughts.
+/// tempo: a draughts engine of nine variants, over the Hub and DXP protocols.
 #[derive(Debug, Parser)]
 #[command(name = "tempo", version, about, long_about = None)]
 pub struct Cli {
@@ -47,13 +46,13 @@ pub enum VariantArg {
     International,
     /// Brazilian draughts, 8x8.
     Brazilian,
-    /// Losing draughts (antidraughts), 10x10: the side that cannot move wins.
+    /// Losing draughts (antidraughts), 10x10.
     Losing,
     /// Losing draughts on 8x8.
     LosingBrazilian,
     /// Russian draughts, 8x8.
     Russian,
-    /// English draughts / American checkers, 8x8 (Black moves first).
+    /// English draughts (checkers), 8x8, Black first.
     English,
     /// Italian draughts, 8x8 (mirrored board).
     Italian,
@@ -82,21 +81,21 @@ impl From<VariantArg> for VariantKind {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Speak the Hub protocol (v2) on standard input and output (the default).
+    /// Speak the Hub protocol on standard input and output (the default).
     Hub(hub::HubArgs),
     /// Count the leaves of the legal-move tree (checks the move generator).
     Perft(perft::PerftArgs),
-    /// Search a fixed set of positions to a fixed depth; prints the node count.
+    /// Search fixed positions to a fixed depth; prints the node count.
     Bench(bench::BenchArgs),
     /// Play a match between two Hub engines, refereed by the rules.
     Match(matches::MatchArgs),
     /// Replay a move list and print the result under the draw rules.
     Game(game::GameArgs),
-    /// Play International draughts over DXP (DamExchange), as server or client.
+    /// Play International draughts over DXP (DamExchange): server or client.
     Dxp(dxp::DxpArgs),
-    /// Analyse positions or the games of a PDN file; JSON Lines or text.
+    /// Analyse a position (default: the start), positions or PDN games.
     Analyse(analyse::AnalyseArgs),
-    /// Opening books: build one by search, probe a position.
+    /// Opening books: build one by search, probe it, count games into it.
     Book(book::BookArgs),
     /// Fit the evaluation weights to the results of finished games (PDN).
     Tune(tune::TuneArgs),

@@ -20,13 +20,13 @@ pub struct PerftArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Deepest depth to count; every depth from 1 up is printed.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, value_name = "D", default_value_t = 6)]
     pub depth: u32,
     /// Also print the count below each root move at the deepest depth.
     #[arg(long)]
     pub divide: bool,
     /// Worker threads sharing the root moves.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
 }
 

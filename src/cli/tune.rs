@@ -28,16 +28,16 @@ use crate::rules::{Geometry, Position, Rules, Side, VariantKind};
 #[derive(Debug, Args)]
 pub struct TuneArgs {
     /// PDN files of finished games; their Result tags label the positions.
-    #[arg(required = true)]
+    #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
     /// The variant whose games are used (games of other variants are skipped).
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
     /// Plies skipped at the start of every game (the opening's own moves).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, value_name = "PLIES", default_value_t = 10)]
     pub skip: usize,
     /// Most passes over the weights.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, value_name = "N", default_value_t = 40)]
     pub passes: u32,
     /// A weight to leave as it is, by its printed name (e.g. `king`,
     /// `advance[3]`); may be repeated. `man` is always fixed: it sets the

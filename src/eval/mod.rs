@@ -175,7 +175,7 @@ fn entries<'a>(
 }
 
 /// The weights in use on 10x10 boards, fitted to International games by
-/// `tempo tune` (README, "Tuning the evaluation").
+/// `tempo tune` (benches/RESULTS.md, "Evaluation tuning").
 pub const WEIGHTS: Weights = Weights {
     man: 100,
     king: 309,
@@ -197,7 +197,7 @@ pub const WEIGHTS: Weights = Weights {
     runaway_step: 38,
     support: 1,
     lone: 7,
-    // Fitted to 11, -15 and 26 (README, "Tuning the evaluation", round 6),
+    // Fitted to 11, -15 and 26 (benches/RESULTS.md, "Evaluation tuning", round 6),
     // they played no better over 400 games and added 4% to a node's
     // instructions: held at 0, where the search does not work them out.
     tail: 0,
