@@ -208,6 +208,7 @@ pub fn builtin(kind: VariantKind) -> Arc<Patterns> {
 fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
     match kind {
         VariantKind::International => Some(include_bytes!("weights/international.tpw")),
+        VariantKind::Brazilian => Some(include_bytes!("weights/brazilian.tpw")),
         _ => None,
     }
 }
