@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::VariantArg;
+use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::weights_file::{builtin, read_file};
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::train::data::DataWriter;
@@ -60,8 +61,12 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
     /// Pattern weights the engine plays with [default: the built-in ones].
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "hand_eval")]
     pub eval_file: Option<PathBuf>,
+    /// Play with the hand-written terms alone, no pattern weights (the
+    /// first generation's games).
+    #[arg(long)]
+    pub hand_eval: bool,
 }
 
 /// Reads `I/N` with `I < N`.
@@ -87,6 +92,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
     let patterns = match &args.eval_file {
         Some(path) => Arc::new(read_file(kind, path).map_err(|e| e.to_string())?),
+        None if args.hand_eval => Arc::new(Patterns::zero(Layout::of::<R::Geometry>())),
         None => builtin(kind),
     };
     let (mut writer, existing) = DataWriter::open(&args.out, kind).map_err(|e| e.to_string())?;
