@@ -163,9 +163,10 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         eprintln!();
     }
     outln!(
-        "{}: {} games, {} positions",
+        "{}: {}/{} games of this run, {} positions in the file",
         args.out.display(),
         done.games_done,
+        done.games_total,
         done.positions
     );
     Ok(ExitCode::SUCCESS)

@@ -21,6 +21,7 @@ use crate::eval::{hand_white_score, table_for};
 use crate::rules::Rules;
 
 use super::data::Record;
+use super::SplitMix;
 
 /// Settings of a fit.
 #[derive(Clone, Debug)]
@@ -194,19 +195,6 @@ pub struct Fitted {
     pub start_loss: f64,
     /// The best validation loss and its epoch.
     pub best: (f64, u32),
-}
-
-/// A splitmix64 generator for the shuffles.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// Slices a mini-batch is cut into for the parallel predictions.

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::unbounded;
 
 use super::data::{DataWriter, Existing, Record};
+use super::SplitMix;
 use crate::eval::Patterns;
 use crate::game::{Game, GameResult};
 use crate::rules::draw::{prepare_certain_draw, DrawSettings};
@@ -57,11 +58,11 @@ pub struct SelfplayConfig {
 /// Progress of a run, reported after every finished batch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
-    /// Games in the file, this run's and earlier runs'.
+    /// Games of this run (and shard) in the file, from earlier runs too.
     pub games_done: u64,
     /// Games this shard has in all.
     pub games_total: u64,
-    /// Positions in the file.
+    /// Positions in the file (all its batches).
     pub positions: u64,
     /// Positions this run wrote a second.
     pub positions_per_second: f64,
@@ -92,8 +93,13 @@ pub fn run<R: Rules>(
         .collect();
     let pending_games: u64 = pending.iter().map(|&b| games_of(b)).sum();
     prepare_certain_draw::<R>();
+    let done_before: u64 = mine
+        .iter()
+        .filter(|b| existing.batches.contains(&(**b as u32)))
+        .map(|&b| games_of(b))
+        .sum();
     let mut state = Progress {
-        games_done: existing.games,
+        games_done: done_before,
         games_total,
         positions: existing.records,
         positions_per_second: 0.0,
@@ -154,19 +160,6 @@ pub fn run<R: Rules>(
         }
     });
     written.map(|()| state)
-}
-
-/// A splitmix64 generator: the random plies of one game.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// Whether neither side has a capture in `pos`: a position whose static
