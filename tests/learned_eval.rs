@@ -332,7 +332,6 @@ fn training_lowers_the_held_out_loss() {
         learning_rate: 2.0,
         l2: 1e-6,
         lambda: 0.0,
-        hold_out_every: 5,
         seed: 1,
     };
     let start = Patterns::zero(layout);

@@ -106,7 +106,6 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         learning_rate: args.lr,
         l2: args.l2,
         lambda: args.lambda,
-        hold_out_every: args.hold_out,
         seed: args.seed,
     };
     let terminal = std::io::stderr().is_terminal();

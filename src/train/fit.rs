@@ -36,8 +36,6 @@ pub struct FitConfig {
     pub l2: f32,
     /// Share of the search score in the target (0: the game result alone).
     pub lambda: f32,
-    /// Every this-many-th batch of games is held out for validation.
-    pub hold_out_every: u32,
     /// Seed of the shuffles.
     pub seed: u64,
 }

@@ -26,7 +26,7 @@ use crate::rules::draw::{prepare_certain_draw, DrawSettings};
 use crate::rules::movegen::{has_capture, side_has_capture};
 use crate::rules::{Position, Rules};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits, SearchSetup, MATE_BOUND};
+use crate::search::{search, Control, Limits, SearchSetup};
 
 /// How a self-play run plays its games.
 #[derive(Clone, Debug)]
@@ -204,10 +204,7 @@ pub fn play_game<R: Rules>(config: &SelfplayConfig, g: u64, table: &mut Table) -
         let result = search(&setup, table, &Control::new(false), &mut |_| {});
         let Some(mv) = result.best else { break };
         if quiet(&pos) {
-            let score = result
-                .score
-                .clamp(-MATE_BOUND, MATE_BOUND)
-                .clamp(-3000, 3000);
+            let score = result.score.clamp(-3000, 3000);
             let white_score = match pos.side_to_move() {
                 crate::rules::Side::White => score,
                 crate::rules::Side::Black => -score,
