@@ -14,7 +14,7 @@ use tempo::dxp::session::{
     run_session, GameLog, GamePlan, Incoming, Link, LinkError, Role, SessionConfig, SessionEnd,
 };
 use tempo::engine::EngineHost;
-use tempo::game::Game;
+use tempo::referee::Game;
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{International, Piece, Position, Side};
 
@@ -447,4 +447,30 @@ fn two_sessions_play_a_whole_game_and_agree() {
         game.play(mv).expect("a legal move");
     }
     assert_eq!(game.result().score(), gi.result);
+}
+
+/// The engine takes a game as typed values (what a DXP session hands it):
+/// the position follows, a move that is not legal is refused and names its
+/// place, a position of another variant is refused, and each refusal keeps
+/// the game as it was.
+#[test]
+fn the_engine_takes_a_typed_game() {
+    let mut engine = EngineHost::new();
+    let start = Position::<International>::start();
+    let game = Game::replay(start, "32-28 19-23 28x19").expect("a legal opening");
+    engine
+        .set_game(start, game.moves())
+        .expect("legal moves are taken");
+    let after = engine.position_string();
+    assert_eq!(after, tempo::rules::notation::to_hub(game.position()));
+    let err = engine
+        .set_game(start, &[game.moves()[0], game.moves()[0]])
+        .expect_err("32-28 twice is not legal");
+    assert!(err.to_string().contains("move 2 '32-28'"), "{err}");
+    let brazilian = Position::<tempo::rules::Brazilian>::start();
+    let err = engine
+        .set_game(brazilian, &[])
+        .expect_err("the engine plays International");
+    assert!(err.to_string().contains("variant"), "{err}");
+    assert_eq!(engine.position_string(), after);
 }

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use tempo::game::{Game, GameResult, WinReason};
+use tempo::referee::{Game, GameResult, WinReason};
 use tempo::rules::notation::{format_move, parse_fen, parse_move};
 use tempo::rules::{
     Brazilian, Breakthrough, English, International, Italian, Killer, Losing, LosingBrazilian,

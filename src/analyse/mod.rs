@@ -38,12 +38,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::Score;
-use crate::game::Game;
+use crate::referee::Game;
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Iteration, Limits, SearchSetup, MATE_BOUND};
+use crate::search::{search, Control, Iteration, Limits, MATE_BOUND};
 
 /// A game (or a single position: a game of no moves) of any variant, its
 /// `Rules` type erased until [`AnyGame::get`] asks for it back.
@@ -372,11 +372,7 @@ impl Analyser {
         deepened: &mut dyn FnMut(&Iteration) -> io::Result<()>,
     ) -> io::Result<Outcome> {
         let root = *game.position();
-        let mut setup = SearchSetup::new(root, limits.clone());
-        let keys = game.history_keys();
-        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
-        setup.clocks = game.clocks();
-        setup.draw = game.settings().clone();
+        let mut setup = game.search_setup(limits.clone());
         setup.threads = self.settings.threads.max(1);
         setup.multipv = multipv.max(1);
         setup.search_single_move = true;

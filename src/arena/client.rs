@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use crate::engine::hub_variant_name;
+use crate::protocol::hub::codec::{
+    format_level, parse_args, split_command as split_line, value_of,
+};
+use crate::protocol::hub::LevelUpdate;
 use crate::rules::VariantKind;
 
 /// How long an engine may take to start (`hub` … `wait`, `init` … `ready`).
@@ -106,25 +110,6 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// The value of `key=` in a Hub line (quotes removed), if present.
-pub fn hub_value(line: &str, key: &str) -> Option<String> {
-    let mut rest = line;
-    while let Some(i) = rest.find(key) {
-        let before_ok = i == 0 || rest[..i].ends_with(' ');
-        let after = &rest[i + key.len()..];
-        if before_ok && after.starts_with('=') {
-            let v = &after[1..];
-            return Some(if let Some(q) = v.strip_prefix('"') {
-                q.split('"').next().unwrap_or("").to_string()
-            } else {
-                v.split_whitespace().next().unwrap_or("").to_string()
-            });
-        }
-        rest = &rest[i + key.len()..];
-    }
-    None
-}
-
 impl HubClient {
     /// Starts the engine, does the handshake, sets the variant and options.
     pub fn start(spec: &EngineSpec, variant: VariantKind) -> Result<HubClient, ClientError> {
@@ -197,7 +182,7 @@ impl HubClient {
         let deadline = Instant::now() + timeout;
         loop {
             let line = self.next_line(deadline, word)?;
-            if line.split_whitespace().next() == Some(word) {
+            if split_line(&line).is_some_and(|(w, _)| w == word) {
                 return Ok(line);
             }
         }
@@ -223,14 +208,14 @@ impl HubClient {
         self.send("new-game")
     }
 
-    /// Asks for a move: the game's start position, its moves, the level
-    /// lines; waits for `done` until `deadline` after `go`. Returns the move
-    /// text and the time the engine took.
+    /// Asks for a move: the game's start position, its moves, the level;
+    /// waits for `done` until `deadline` after `go`. Returns the move text
+    /// and the time the engine took.
     pub fn think(
         &mut self,
         start: &str,
         moves: &[String],
-        level: &str,
+        level: &LevelUpdate,
         deadline: Duration,
     ) -> Result<(String, Duration), ClientError> {
         if moves.is_empty() {
@@ -238,30 +223,38 @@ impl HubClient {
         } else {
             self.send(&format!("pos pos={start} moves=\"{}\"", moves.join(" ")))?;
         }
-        self.send(level)?;
+        self.send(&format_level(level))?;
         self.last_score = None;
         let started = Instant::now();
         self.send("go think")?;
         let until = started + deadline;
         loop {
             let line = self.next_line(until, "done")?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("info") => {
-                    if let Some(score) = hub_value(&line, "score").and_then(|s| s.parse().ok()) {
+            let Some((word, rest)) = split_line(&line) else {
+                continue;
+            };
+            // A line whose arguments do not split is skipped unless it is
+            // the answer we wait for.
+            let args = parse_args(rest);
+            match (word, args) {
+                ("info", Ok(args)) => {
+                    if let Some(score) = value_of(&args, "score").and_then(|s| s.parse().ok()) {
                         self.last_score = Some(score);
                     }
                 }
-                Some("done") => {
-                    let mv = hub_value(&line, "move").ok_or_else(|| {
-                        ClientError::Protocol(format!(
-                            "{}: 'done' without a move: {line}",
-                            self.name
-                        ))
-                    })?;
+                ("done", args) => {
+                    let mv = args
+                        .ok()
+                        .and_then(|args| value_of(&args, "move").map(str::to_string))
+                        .ok_or_else(|| {
+                            ClientError::Protocol(format!(
+                                "{}: 'done' without a readable move: {line}",
+                                self.name
+                            ))
+                        })?;
                     return Ok((mv, started.elapsed()));
                 }
-                Some("error") => {
+                ("error", _) => {
                     return Err(ClientError::Protocol(format!("{} said: {line}", self.name)));
                 }
                 _ => {}
@@ -298,18 +291,5 @@ mod tests {
         );
         assert!(split_command("\"open").is_err());
         assert!(split_command("   ").is_err());
-    }
-
-    #[test]
-    fn hub_values_are_found() {
-        let line = r#"info depth=12 score=-0.25 pv="32-28 18-23" nps=3.1"#;
-        assert_eq!(hub_value(line, "score").as_deref(), Some("-0.25"));
-        assert_eq!(hub_value(line, "pv").as_deref(), Some("32-28 18-23"));
-        assert_eq!(hub_value(line, "depth").as_deref(), Some("12"));
-        assert_eq!(
-            hub_value("done move=32x23x28 ponder=19x28", "move").as_deref(),
-            Some("32x23x28")
-        );
-        assert_eq!(hub_value(line, "time"), None);
     }
 }

@@ -9,7 +9,6 @@
 
 pub mod client;
 pub mod openings;
-pub mod pdn;
 pub mod stats;
 mod steal;
 
@@ -18,61 +17,17 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
-use crate::game::Game;
+use crate::protocol::hub::codec::LevelUpdate;
+use crate::referee::{game_pdn, Clock, Game, GameTags, TimeControl};
 use crate::rules::notation::{format_move, parse_move, parse_position};
-use crate::rules::{MoveStyle, Rules, Side, VariantKind};
+use crate::rules::{Move, MoveStyle, Position, Rules, Side, VariantKind};
 pub use client::{EngineSpec, HubClient};
 pub use openings::Opening;
 use stats::{Sprt, SprtVerdict, Tally};
 
-/// How much thinking time each move gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// A clock: `time` for `moves` moves (or the whole game), plus `inc` per move.
-    Clock {
-        /// Moves per period, `None` for the whole game.
-        moves: Option<u32>,
-        /// Time per period.
-        time: Duration,
-        /// Increment per move.
-        inc: Duration,
-    },
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A fixed search depth (no clock; a long safety limit applies).
-    Depth(u32),
-}
-
-impl TimeControl {
-    /// Parses `[moves/]seconds[+increment]`, e.g. `10+0.1` or `40/60`.
-    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("'{text}' is not [moves/]seconds[+increment]");
-        let (moves, rest) = match text.split_once('/') {
-            Some((m, r)) => (Some(m.trim().parse::<u32>().map_err(|_| bad())?), r),
-            None => (None, text),
-        };
-        let (time, inc) = match rest.split_once('+') {
-            Some((t, i)) => (t, i),
-            None => (rest, "0"),
-        };
-        let secs = |s: &str| -> Result<Duration, String> {
-            let v: f64 = s.trim().parse().map_err(|_| bad())?;
-            if !v.is_finite() || v < 0.0 {
-                return Err(bad());
-            }
-            Ok(Duration::from_secs_f64(v))
-        };
-        let time = secs(time)?;
-        if time.is_zero() || moves == Some(0) {
-            return Err(bad());
-        }
-        Ok(TimeControl::Clock {
-            moves,
-            time,
-            inc: secs(inc)?,
-        })
-    }
-}
+/// How long an engine may think under a control with no clock (a fixed
+/// depth) before it has lost on time.
+const NO_CLOCK_WAIT: Duration = Duration::from_secs(600);
 
 /// Optional early ends of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -165,6 +120,35 @@ impl FailureKind {
 }
 
 impl GameRecord {
+    /// The game as PDN text; `names` are the first engine's and the
+    /// second's, `extra` tags follow the standard ones.
+    pub fn pdn<R: Rules>(&self, names: [&str; 2], event: &str, extra: &[(&str, String)]) -> String {
+        let players = if self.first_is_white {
+            names
+        } else {
+            [names[1], names[0]]
+        };
+        let start = parse_position::<R>(&self.opening.start).unwrap_or_else(|_| Position::start());
+        let mut pos = start;
+        let mut moves: Vec<Move> = Vec::with_capacity(self.moves.len());
+        for text in &self.moves {
+            let Ok(mv) = parse_move(&pos, text) else {
+                break;
+            };
+            moves.push(mv);
+            pos = pos.play(mv);
+        }
+        let tags = GameTags {
+            event,
+            round: self.index + 1,
+            players,
+            result: self.result,
+            termination: &self.reason,
+            extra,
+        };
+        game_pdn(&tags, &start, &moves)
+    }
+
     /// The game's points for the first engine: 1, 0.5 or 0.
     pub fn first_points(&self) -> f64 {
         let white = match self.result {
@@ -297,11 +281,7 @@ fn play_game<R: Rules>(
             }
         }
     }
-    let mut clock = match config.control {
-        TimeControl::Clock { time, .. } => [time; 2],
-        _ => [Duration::ZERO; 2],
-    };
-    let mut made = [0u32; 2];
+    let mut clocks = [Clock::new(config.control), Clock::new(config.control)];
     let (mut ahead, mut behind) = ([0u32; 2], [0u32; 2]);
     let mut quiet_plies = 0u32;
     loop {
@@ -328,35 +308,16 @@ fn play_game<R: Rules>(
         let side = pos.side_to_move();
         let colour = (side == Side::Black) as usize;
         let slot = slot_of(side);
-        let (level, allowed) = match config.control {
-            TimeControl::Clock { moves, inc, .. } => {
-                let left = clock[colour];
-                let level = match moves {
-                    Some(m) => format!(
-                        "level moves={} time={:.3} inc={:.3}",
-                        m - made[colour] % m,
-                        left.as_secs_f64(),
-                        inc.as_secs_f64()
-                    ),
-                    None => format!(
-                        "level time={:.3} inc={:.3}",
-                        left.as_secs_f64(),
-                        inc.as_secs_f64()
-                    ),
-                };
-                (level, left + inc)
-            }
-            TimeControl::MoveTime(t) => (format!("level move-time={:.3}", t.as_secs_f64()), t),
-            TimeControl::Depth(d) => (format!("level depth={d}"), Duration::from_secs(600)),
-        };
+        let clock = &mut clocks[colour];
+        let wait = clock.allowed().unwrap_or(NO_CLOCK_WAIT) + config.margin;
         let client = clients[slot].as_mut().expect("started above");
         let name = client.name().to_string();
         let stolen_before = steal::stolen();
         let reply = client.think(
             &opening.start,
             &record.moves,
-            &level,
-            allowed + config.margin,
+            &LevelUpdate::of_clock(clock),
+            wait,
         );
         let (text, used) = match reply {
             Ok(r) => r,
@@ -375,9 +336,10 @@ fn play_game<R: Rules>(
                 );
             }
         };
-        if used > allowed + config.margin {
+        if clock.overran(used, config.margin) {
             clients[slot] = None;
             let failure = Failure::new(slot, FailureKind::Timeout);
+            let allowed = clock.allowed().unwrap_or(NO_CLOCK_WAIT);
             return forfeit(
                 record,
                 side,
@@ -390,13 +352,7 @@ fn play_game<R: Rules>(
                 ),
             );
         }
-        if let TimeControl::Clock { moves, time, inc } = config.control {
-            clock[colour] = (clock[colour] + inc).saturating_sub(used);
-            made[colour] += 1;
-            if moves.is_some_and(|m| made[colour] % m == 0) {
-                clock[colour] += time;
-            }
-        }
+        clock.spend(used);
         let mv = match parse_move(&pos, &text) {
             Ok(mv) => mv,
             Err(e) => {
@@ -456,32 +412,4 @@ fn forfeit(mut record: GameRecord, side: Side, failure: Failure, why: String) ->
     record.reason = why;
     record.failure = Some(failure);
     record
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clocks_parse() {
-        assert_eq!(
-            TimeControl::parse_clock("10+0.1").unwrap(),
-            TimeControl::Clock {
-                moves: None,
-                time: Duration::from_secs(10),
-                inc: Duration::from_millis(100)
-            }
-        );
-        assert_eq!(
-            TimeControl::parse_clock("40/60").unwrap(),
-            TimeControl::Clock {
-                moves: Some(40),
-                time: Duration::from_secs(60),
-                inc: Duration::ZERO
-            }
-        );
-        for bad in ["", "x", "0", "-1+0", "10+-1", "0/10", "10+"] {
-            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
-        }
-    }
 }

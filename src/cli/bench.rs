@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::referee::Game;
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits, SearchSetup};
+use crate::search::{search, Control, Limits};
 
 /// International positions, opening to endgame.
 const INTERNATIONAL: [&str; 20] = [
@@ -108,13 +109,10 @@ fn bench_one<R: Rules>(
     let pos = parse_fen::<R>(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
     table.clear();
     let control = Control::new(false);
-    let mut setup = SearchSetup::new(
-        pos,
-        Limits {
-            depth: Some(args.depth),
-            ..Limits::default()
-        },
-    );
+    let mut setup = Game::new(pos).search_setup(Limits {
+        depth: Some(args.depth),
+        ..Limits::default()
+    });
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
     let started = Instant::now();

@@ -19,11 +19,12 @@ use crate::book::{
     self, add_game, Book, BuildConfig, BuildEvent, GameOutcome, Progress, ScoredMove,
 };
 use crate::pdn::{read_games, PdnGame};
+use crate::referee::Game;
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits, SearchSetup};
+use crate::search::{search, Control, Limits};
 
 /// Arguments of `tempo book`.
 #[derive(Debug, Args)]
@@ -183,13 +184,10 @@ fn score_moves<R: Rules>(
     if legal == 0 {
         return Vec::new();
     }
-    let mut setup = SearchSetup::new(
-        *pos,
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        },
-    );
+    let mut setup = Game::new(*pos).search_setup(Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    });
     setup.multipv = lines.min(legal);
     setup.search_single_move = true;
     let mut table = table.lock();

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::VariantArg;
-use crate::game::Game;
+use crate::referee::Game;
 use crate::rules::notation::{parse_position, to_fen};
 use crate::rules::{DrawSettings, Position, Rules, VariantKind};
 

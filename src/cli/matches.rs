@@ -11,9 +11,9 @@ use clap::Args;
 use super::VariantArg;
 use crate::arena::stats::{Sprt, SprtVerdict};
 use crate::arena::{
-    openings, pdn, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig,
-    TimeControl,
+    openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig,
 };
+use crate::referee::TimeControl;
 use crate::rules::{Rules, VariantKind};
 
 /// Arguments of `tempo match`.
@@ -153,21 +153,6 @@ fn control(args: &MatchArgs) -> Result<TimeControl, String> {
     Err("give one of --tc, --movetime or --depth".to_string())
 }
 
-/// The time control as the PDN `TimeControl` tag writes it.
-fn describe_control(control: &TimeControl) -> String {
-    match control {
-        TimeControl::Clock { moves, time, inc } => {
-            let period = match moves {
-                Some(m) => format!("{m}/"),
-                None => String::new(),
-            };
-            format!("{period}{}+{}", time.as_secs_f64(), inc.as_secs_f64())
-        }
-        TimeControl::MoveTime(t) => format!("{} s/move", t.as_secs_f64()),
-        TimeControl::Depth(d) => format!("depth {d}"),
-    }
-}
-
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let engines = engine_specs(args)?;
     let openings = if args.openings == "builtin" {
@@ -211,7 +196,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     // Failures per engine: [illegal, timeouts, crashes].
     let mut failures = [[0u32; 3]; 2];
-    let time_control = describe_control(&config.control);
+    let time_control = config.control.to_string();
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
     let tally = run_match(&config, &mut |record: &GameRecord, tally| {
@@ -242,7 +227,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
                 record.opening.moves.join(" ")
             };
             let extra = [("TimeControl", time_control.clone()), ("Opening", opening)];
-            let text = pdn::game_text_with::<R>(record, [&names[0], &names[1]], &event, &extra);
+            let text = record.pdn::<R>([&names[0], &names[1]], &event, &extra);
             if let Err(e) = file.write_all(text.as_bytes()) {
                 write_error.get_or_insert(e.to_string());
             }

@@ -18,8 +18,8 @@ use rayon::prelude::*;
 
 use super::VariantArg;
 use crate::eval::{evaluate_with, weights_for, EvalTable, Weights};
-use crate::game::Game;
 use crate::pdn::{read_games, PdnGame};
+use crate::referee::Game;
 use crate::rules::movegen::side_has_capture;
 use crate::rules::notation::parse_position;
 use crate::rules::{Geometry, Position, Rules, Side, VariantKind};

@@ -1,10 +1,11 @@
 //! One DXP connection: the game requests, the games themselves and their
 //! ends, over any `Link` (a TCP socket in `net.rs`, channels in tests).
 //!
-//! The session keeps every game itself in a `Game<International>` under
-//! the engine's draw settings, with its own clock from the GAMEREQ, and
-//! asks the `EngineHost` for a move whenever it is to move. It is the only
-//! writer of the link.
+//! The session referees every game with the `referee`: a
+//! `Game<International>` under the engine's draw settings, our side's
+//! `Clock` from the GAMEREQ, moves matched by their squares. It hands the
+//! `EngineHost` the game as typed values whenever it is to move. It is the
+//! only writer of the link.
 //!
 //! Invariants:
 //! - At most one search runs, and only while the session's side is to move
@@ -33,17 +34,12 @@ use super::codec::{
     Acceptance, BackAnswer, DxpError, DxpMessage, DxpMove, EndReason, GameRequest, Setup, StopCode,
     SQUARES, VERSION,
 };
-use crate::arena::pdn::game_text;
-use crate::arena::{GameRecord, Opening};
-use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, Limits, MoveSquares};
-use crate::game::{Game, GameResult};
-use crate::rules::notation::{format_move, to_fen, to_hub};
-use crate::rules::{
-    Geometry, International, Move, MoveStyle, Piece, Position, Rules, Side, Square,
+use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, Limits};
+use crate::referee::{
+    find_move, game_pdn, squares_of, Clock, Game, GameResult, GameTags, MoveSquares, TimeControl,
 };
-
-/// The board DXP plays on.
-type Board = <International as Rules>::Geometry;
+use crate::rules::notation::to_fen;
+use crate::rules::{International, Move, Piece, Position, Side, Square};
 
 /// Longest wait for the answer to a GAMEEND we sent.
 const REPLY_WAIT: Duration = Duration::from_secs(10);
@@ -153,24 +149,20 @@ pub struct GameLog {
 impl GameLog {
     /// The game as PDN text, with its result and a `Termination` tag.
     pub fn pdn(&self) -> String {
-        let record = GameRecord {
-            index: self.index,
-            first_is_white: self.our_side == Side::White,
-            opening: Opening {
-                start: to_hub(&self.start),
-                moves: Vec::new(),
-            },
-            moves: self
-                .moves
-                .iter()
-                .map(|&mv| format_move::<International>(mv, MoveStyle::Hub))
-                .collect(),
-            result: self.result,
-            reason: self.termination.clone(),
-            failure: None,
+        let (ours, theirs) = (self.names[0].as_str(), self.names[1].as_str());
+        let players = match self.our_side {
+            Side::White => [ours, theirs],
+            Side::Black => [theirs, ours],
         };
-        let names = [self.names[0].as_str(), self.names[1].as_str()];
-        game_text::<International>(&record, names, "DXP")
+        let tags = GameTags {
+            event: "DXP",
+            round: self.index + 1,
+            players,
+            result: self.result,
+            termination: &self.termination,
+            extra: &[],
+        };
+        game_pdn(&tags, &self.start, &self.moves)
     }
 }
 
@@ -262,60 +254,15 @@ pub fn run_session(
     }
 }
 
-/// One side's clock, as the GAMEREQ sets it.
-#[derive(Clone, Debug, PartialEq)]
-struct Clock {
-    /// Time per period (zero: no clock was given).
-    period: Duration,
-    /// Moves per period, 0 for the whole game.
-    per_period: u32,
-    /// Time left in the current period.
-    left: Duration,
-    /// Moves made.
-    made: u32,
-}
-
-impl Clock {
-    fn new(minutes: u16, moves: u16) -> Clock {
-        let period = Duration::from_secs(u64::from(minutes) * 60);
-        Clock {
-            period,
-            per_period: u32::from(moves),
-            left: period,
-            made: 0,
-        }
-    }
-
-    /// The limits of our next search.
-    fn limits(&self, cap: Option<Duration>) -> Limits {
-        if self.period.is_zero() {
-            return Limits {
-                move_time: Some(cap.unwrap_or(NO_CLOCK_MOVE_TIME)),
-                ..Limits::default()
-            };
-        }
-        let clock = Limits {
-            time: Some(self.left),
-            moves_to_go: (self.per_period > 0)
-                .then(|| self.per_period - self.made % self.per_period),
+/// The limits of our next search under `clock`, never longer than `cap`.
+fn limits_under(clock: &Clock, cap: Option<Duration>) -> Limits {
+    let limits = clock.limits();
+    match (cap, limits.budget().hard) {
+        (Some(cap), Some(hard)) if cap < hard => Limits {
+            move_time: Some(cap),
             ..Limits::default()
-        };
-        match (cap, clock.budget().hard) {
-            (Some(cap), Some(hard)) if cap < hard => Limits {
-                move_time: Some(cap),
-                ..Limits::default()
-            },
-            _ => clock,
-        }
-    }
-
-    /// Our move took `used`; a new period starts after its last move.
-    fn spend(&mut self, used: Duration) {
-        self.left = self.left.saturating_sub(used);
-        self.made += 1;
-        if self.per_period > 0 && self.made.is_multiple_of(self.per_period) {
-            self.left = self.left.saturating_add(self.period);
-        }
+        },
+        _ => limits,
     }
 }
 
@@ -402,34 +349,6 @@ fn reason_for(result: GameResult, side: Side) -> EndReason {
         GameResult::BlackWins(_) if side == Side::Black => EndReason::SenderWins,
         GameResult::WhiteWins(_) | GameResult::BlackWins(_) => EndReason::SenderLoses,
     }
-}
-
-/// The legal move of `pos` with these squares, if any.
-fn find_move(pos: &Position<International>, from: u8, to: u8, captured: &[u8]) -> Option<Move> {
-    let bit = |n: u8| {
-        Square::new(n)
-            .filter(|_| (n as usize) <= SQUARES)
-            .map(Board::bit)
-    };
-    let (from, to) = (bit(from)?, bit(to)?);
-    let mut mask = 0u64;
-    for &n in captured {
-        mask |= bit(n)?.mask();
-    }
-    pos.legal_moves().iter().copied().find(|m| {
-        m.from() == from
-            && m.to() == to
-            && m.captured() == mask
-            && m.capture_count() as usize == captured.len()
-    })
-}
-
-/// The squares of a move of the 10x10 board.
-fn move_squares(mv: Move) -> (u8, u8, Vec<u8>) {
-    let n = |bit| Board::square(bit).map_or(0, |s| s.get());
-    let mut captured: Vec<u8> = mv.captured_bits().map(n).collect();
-    captured.sort_unstable();
-    (n(mv.from()), n(mv.to()), captured)
 }
 
 /// The DXP form of a position.
@@ -650,7 +569,11 @@ impl Session<'_> {
         self.say(&line);
         let mut play = Play {
             game: Game::with_settings(spec.start, self.engine.draw_settings()),
-            clock: Clock::new(spec.minutes, spec.moves),
+            clock: Clock::new(TimeControl::dxp(
+                spec.minutes,
+                spec.moves,
+                self.config.max_move_time.unwrap_or(NO_CLOCK_MOVE_TIME),
+            )),
             spec,
             search: None,
             last_activity: Instant::now(),
@@ -759,16 +682,8 @@ impl Session<'_> {
 
     /// Starts a search for our move.
     fn start_search(&mut self, play: &mut Play) -> Result<(), EngineError> {
-        let moves: Vec<String> = play
-            .game
-            .moves()
-            .iter()
-            .map(|&mv| format_move::<International>(mv, MoveStyle::Hub))
-            .collect();
-        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-        self.engine
-            .set_position(&to_hub(&play.spec.start), &texts)?;
-        let limits = play.clock.limits(self.config.max_move_time);
+        self.engine.set_game(play.spec.start, play.game.moves())?;
+        let limits = limits_under(&play.clock, self.config.max_move_time);
         let budget = limits.budget().hard.unwrap_or(NO_CLOCK_MOVE_TIME);
         let (tx, rx) = crossbeam_channel::bounded(EVENT_ROOM);
         let started = Instant::now();
@@ -812,7 +727,7 @@ impl Session<'_> {
         self.engine.wait();
         let found = best
             .as_ref()
-            .and_then(|m: &MoveSquares| find_move(play.game.position(), m.from, m.to, &m.captured));
+            .and_then(|m: &MoveSquares| find_move(play.game.position(), m));
         let Some(mv) = found else {
             let ending = Ending {
                 result: "*",
@@ -821,7 +736,7 @@ impl Session<'_> {
             return self.send_end(play, EndReason::Unknown, ending).map(Some);
         };
         play.clock.spend(used);
-        let (from, to, captured) = move_squares(mv);
+        let MoveSquares { from, to, captured } = squares_of::<International>(mv);
         if play.game.play(mv).is_err() {
             let ending = Ending {
                 result: "*",
@@ -871,7 +786,12 @@ impl Session<'_> {
                 if our_turn {
                     return self.illegal(play, opponent, &format!("'{text}' out of turn"));
                 }
-                match find_move(play.game.position(), mv.from, mv.to, &mv.captured) {
+                let squares = MoveSquares {
+                    from: mv.from,
+                    to: mv.to,
+                    captured: mv.captured.clone(),
+                };
+                match find_move(play.game.position(), &squares) {
                     Some(legal) => {
                         if play.game.play(legal).is_err() {
                             return self.illegal(play, opponent, &format!("'{text}'"));
@@ -1039,50 +959,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_clock_without_moves_per_period_runs_down() {
-        let mut clock = Clock::new(1, 0);
-        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(60)));
-        assert_eq!(clock.limits(None).moves_to_go, None);
-        clock.spend(Duration::from_secs(5));
-        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(55)));
-    }
-
-    #[test]
-    fn a_period_refills_after_its_last_move() {
-        let mut clock = Clock::new(2, 3);
-        assert_eq!(clock.limits(None).moves_to_go, Some(3));
-        clock.spend(Duration::from_secs(30));
-        clock.spend(Duration::from_secs(30));
-        assert_eq!(clock.limits(None).moves_to_go, Some(1));
-        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(60)));
-        clock.spend(Duration::from_secs(30));
-        assert_eq!(clock.limits(None).moves_to_go, Some(3));
-        assert_eq!(clock.limits(None).time, Some(Duration::from_secs(150)));
-    }
-
-    #[test]
-    fn the_cap_bounds_a_long_clock_and_no_clock_uses_it() {
+    fn the_cap_bounds_a_long_clock() {
         let cap = Some(Duration::from_millis(50));
-        let clock = Clock::new(60, 0);
-        assert_eq!(clock.limits(cap).move_time, Some(Duration::from_millis(50)));
-        let none = Clock::new(0, 0);
-        assert_eq!(none.limits(cap).move_time, Some(Duration::from_millis(50)));
-        assert_eq!(none.limits(None).move_time, Some(NO_CLOCK_MOVE_TIME));
-    }
-
-    #[test]
-    fn moves_are_found_by_their_exact_captures() {
-        let pos: Position<International> =
-            crate::rules::notation::parse_fen("W:W28:B22,23,32,33").expect("a valid FEN");
-        let legal = pos.legal_moves();
-        assert!(!legal.is_empty());
-        for &mv in legal.iter() {
-            let (from, to, captured) = move_squares(mv);
-            assert_eq!(find_move(&pos, from, to, &captured), Some(mv));
-            assert_eq!(find_move(&pos, from, to, &[]), None, "{captured:?}");
-        }
-        assert_eq!(find_move(&pos, 0, 51, &[]), None);
-        assert_eq!(find_move(&pos, 28, 17, &[22, 99]), None);
+        let clock = Clock::new(TimeControl::dxp(60, 0, NO_CLOCK_MOVE_TIME));
+        assert_eq!(
+            limits_under(&clock, cap).move_time,
+            Some(Duration::from_millis(50))
+        );
+        assert_eq!(
+            limits_under(&clock, None).time,
+            Some(Duration::from_secs(3600))
+        );
     }
 
     #[test]

@@ -11,10 +11,10 @@ use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score,
 use super::Options;
 use crate::book::Book;
 use crate::eval::Patterns;
-use crate::game::Game;
+use crate::referee::{squares_of, Game, GameResult};
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, to_hub};
-use crate::rules::{Geometry, Move, Position, Rules, VariantKind};
+use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Iteration, SearchSetup};
 
@@ -70,6 +70,24 @@ pub(super) fn new_game_state(kind: VariantKind, settings: DrawSettings) -> Box<d
     crate::rules::with_rules!(kind, R => Box::new(GameState::<R>::new(settings)))
 }
 
+/// The game of variant `R` from `start` with `moves` played, under
+/// `settings`; the first move that is not legal is refused.
+pub(super) fn typed_game_state<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+    settings: DrawSettings,
+) -> Result<Box<dyn VariantGame>, EngineError> {
+    let mut game = Game::with_settings(start, settings);
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv).map_err(|e| EngineError::IllegalMove {
+            text: squares_of::<R>(mv).to_string(),
+            index: i + 1,
+            why: e.to_string(),
+        })?;
+    }
+    Ok(Box::new(GameState { game }))
+}
+
 /// The game being played, with the draw rules in force.
 struct GameState<R: Rules> {
     game: Game<R>,
@@ -80,18 +98,6 @@ impl<R: Rules> GameState<R> {
         GameState {
             game: Game::with_settings(Position::start(), settings),
         }
-    }
-}
-
-/// Square numbers of a move of variant `R`.
-fn squares<R: Rules>(mv: Move) -> MoveSquares {
-    let n = |bit| <R::Geometry as Geometry>::square(bit).map_or(0, |s| s.get());
-    let mut captured: Vec<u8> = mv.captured_bits().map(n).collect();
-    captured.sort_unstable();
-    MoveSquares {
-        from: n(mv.from()),
-        to: n(mv.to()),
-        captured,
     }
 }
 
@@ -124,8 +130,8 @@ impl<R: Rules> VariantGame for GameState<R> {
         let chosen = book.choose(pos, margin, random)?;
         let reply = book.choose(&pos.play(chosen.mv), 0, 0);
         Some(BookHit {
-            best: squares::<R>(chosen.mv),
-            ponder: reply.map(|r| squares::<R>(r.mv)),
+            best: squares_of::<R>(chosen.mv),
+            ponder: reply.map(|r| squares_of::<R>(r.mv)),
             score: Score::from_search(chosen.score.unwrap_or(0)),
             depth: chosen.depth.unwrap_or(0),
         })
@@ -141,16 +147,11 @@ impl<R: Rules> VariantGame for GameState<R> {
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
         let SearchTools { table, patterns } = tools;
-        let root = *self.game.position();
         let result = self.game.result();
-        if result.is_over() && !matches!(result, crate::game::GameResult::Draw(_)) {
+        if result.is_over() && !matches!(result, GameResult::Draw(_)) {
             return Err(EngineError::GameOver(result.describe()));
         }
-        let mut setup = SearchSetup::new(root, limits);
-        let keys = self.game.history_keys();
-        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
-        setup.clocks = self.game.clocks();
-        setup.draw = self.game.settings().clone();
+        let mut setup = self.game.search_setup(limits);
         setup.threads = options.threads;
         setup.multipv = if mode == GoMode::Analyze {
             options.multipv
@@ -190,7 +191,7 @@ fn run_search<R: Rules>(
             score: Score::from_search(it.score),
             nodes: it.nodes,
             time: it.time,
-            pv: it.pv.iter().map(|&m| squares::<R>(m)).collect(),
+            pv: it.pv.iter().map(|&m| squares_of::<R>(m)).collect(),
             hashfull: it.hashfull,
             multipv: multipv.then_some(it.multipv as u32),
             book: false,
@@ -198,7 +199,7 @@ fn run_search<R: Rules>(
     };
     let result = search(&setup, table, control, &mut report);
     let _ = events.send(EngineEvent::Done {
-        best: result.best.map(squares::<R>),
-        ponder: result.ponder.map(squares::<R>),
+        best: result.best.map(squares_of::<R>),
+        ponder: result.ponder.map(squares_of::<R>),
     });
 }

@@ -29,10 +29,10 @@ use crossbeam_channel::Sender;
 use crate::book::{self, Book};
 use crate::eval::{weights_file, Patterns};
 use crate::rules::draw::{prepare_certain_draw, prepare_certain_draw_for, DrawSettings};
-use crate::rules::{International, VariantKind};
+use crate::rules::{International, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
-use game_state::{new_game_state, BookHit, SearchTools, VariantGame};
+use game_state::{new_game_state, typed_game_state, BookHit, SearchTools, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
@@ -409,6 +409,26 @@ impl EngineHost {
     pub fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError> {
         self.ensure_idle("set the position")?;
         self.game.set_position(position, moves)
+    }
+
+    /// Sets the game as typed values: a start position of the variant in
+    /// use and the moves played since, each checked for legality. On error
+    /// the previous game is kept.
+    pub fn set_game<R: Rules>(
+        &mut self,
+        start: Position<R>,
+        moves: &[Move],
+    ) -> Result<(), EngineError> {
+        self.ensure_idle("set the position")?;
+        if R::KIND != self.variant {
+            return Err(EngineError::BadPosition(format!(
+                "a {} position, but the variant is {}",
+                R::NAME,
+                hub_variant_name(self.variant)
+            )));
+        }
+        self.game = typed_game_state(start, moves, self.draw_settings())?;
+        Ok(())
     }
 
     /// The current position as a Hub position string.

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
+pub use crate::referee::MoveSquares;
 pub use crate::search::Limits;
 use crate::search::{MATE, MATE_BOUND};
 
@@ -21,31 +22,6 @@ pub enum GoMode {
     /// Analyse: no book, search even a single legal move, run until stopped
     /// or the limits say so.
     Analyze,
-}
-
-/// A move written as standard square numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MoveSquares {
-    /// Start square.
-    pub from: u8,
-    /// End square.
-    pub to: u8,
-    /// Captured squares, in increasing order.
-    pub captured: Vec<u8>,
-}
-
-impl fmt::Display for MoveSquares {
-    /// Hub form: `32-28`, or `from x to x captured...` for a capture.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.captured.is_empty() {
-            return write!(f, "{}-{}", self.from, self.to);
-        }
-        write!(f, "{}x{}", self.from, self.to)?;
-        for sq in &self.captured {
-            write!(f, "x{sq}")?;
-        }
-        Ok(())
-    }
 }
 
 /// A search score from the side to move's view.

@@ -21,12 +21,12 @@ use crossbeam_channel::unbounded;
 use super::data::{DataWriter, Existing, Record};
 use super::SplitMix;
 use crate::eval::Patterns;
-use crate::game::{Game, GameResult};
-use crate::rules::draw::{prepare_certain_draw, DrawSettings};
+use crate::referee::{Game, GameResult};
+use crate::rules::draw::prepare_certain_draw;
 use crate::rules::movegen::{has_capture, side_has_capture};
 use crate::rules::{Position, Rules};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits, SearchSetup};
+use crate::search::{search, Control, Limits};
 
 /// How a self-play run plays its games.
 #[derive(Clone, Debug)]
@@ -173,8 +173,7 @@ fn quiet<R: Rules>(pos: &Position<R>) -> bool {
 /// gives none.
 pub fn play_game<R: Rules>(config: &SelfplayConfig, g: u64, table: &mut Table) -> Vec<Record> {
     let mut random = SplitMix(config.seed ^ g.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let settings = DrawSettings::for_variant(R::KIND);
-    let mut game = Game::with_settings(Position::<R>::start(), settings.clone());
+    let mut game = Game::new(Position::<R>::start());
     for _ in 0..config.random_plies {
         let moves = game.position().legal_moves();
         if moves.is_empty() || game.result().is_over() {
@@ -195,11 +194,7 @@ pub fn play_game<R: Rules>(config: &SelfplayConfig, g: u64, table: &mut Table) -
     let mut seen = Vec::new();
     while !game.result().is_over() && (game.moves().len() as u32) < config.max_plies {
         let pos = *game.position();
-        let mut setup = SearchSetup::new(pos, limits.clone());
-        let keys = game.history_keys();
-        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
-        setup.clocks = game.clocks();
-        setup.draw = settings.clone();
+        let mut setup = game.search_setup(limits.clone());
         setup.patterns = Arc::clone(&config.patterns);
         let result = search(&setup, table, &Control::new(false), &mut |_| {});
         let Some(mv) = result.best else { break };

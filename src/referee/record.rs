@@ -23,6 +23,7 @@ use std::fmt;
 use crate::rules::draw::{occurrences, DrawClocks, DrawReason, DrawSettings};
 use crate::rules::notation::{format_move, parse_move};
 use crate::rules::{Goal, Move, MoveStyle, NotationError, Position, Rules, Side};
+use crate::search::{Limits, SearchSetup};
 
 /// How a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,6 +192,19 @@ impl<R: Rules> Game<R> {
         let mut game = Game::new(start);
         game.play_list(moves)?;
         Ok(game)
+    }
+
+    /// A search of the current position that knows the game: the earlier
+    /// positions (for repetitions), the draw clocks and the draw settings
+    /// come from the game, `limits` as given, the defaults of
+    /// `SearchSetup::new` elsewhere.
+    pub fn search_setup(&self, limits: Limits) -> SearchSetup<R> {
+        let mut setup = SearchSetup::new(*self.position(), limits);
+        let keys = self.history_keys();
+        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
+        setup.clocks = self.clocks();
+        setup.draw = self.settings.clone();
+        setup
     }
 
     /// The draw settings in force.
