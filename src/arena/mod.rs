@@ -81,6 +81,43 @@ pub struct GameRecord {
     pub reason: String,
     /// A failure of an engine (illegal move, crash, time), if that decided it.
     pub failure: Option<Failure>,
+    /// The thinking time of each engine (first, second) in this game, over
+    /// the moves where it had a choice.
+    pub think: [ThinkTimes; 2],
+}
+
+/// Thinking times of one engine, as the referee's clock measures them:
+/// from `go` sent to `done` read, the protocol round trip included. Only
+/// moves with a choice count: a forced move is answered at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ThinkTimes {
+    /// Moves timed.
+    pub moves: u32,
+    /// Their total time.
+    pub total: Duration,
+    /// The longest.
+    pub max: Duration,
+}
+
+impl ThinkTimes {
+    /// Counts one move that took `used`.
+    pub fn add(&mut self, used: Duration) {
+        self.moves += 1;
+        self.total += used;
+        self.max = self.max.max(used);
+    }
+
+    /// Counts the moves of `other` too.
+    pub fn merge(&mut self, other: &ThinkTimes) {
+        self.moves += other.moves;
+        self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
+
+    /// The mean time of a move, if any was timed.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.moves > 0).then(|| self.total / self.moves)
+    }
 }
 
 /// What kind of failure lost a game.
@@ -239,6 +276,7 @@ fn play_game<R: Rules>(
         result: "1/2-1/2",
         reason: String::new(),
         failure: None,
+        think: [ThinkTimes::default(); 2],
     };
     // Engine slot playing each colour: [white, black].
     let slot_of = |side: Side| match (side, first_is_white) {
@@ -336,6 +374,9 @@ fn play_game<R: Rules>(
                 );
             }
         };
+        if pos.legal_moves().len() > 1 {
+            record.think[slot].add(used);
+        }
         if clock.overran(used, config.margin) {
             clients[slot] = None;
             let failure = Failure::new(slot, FailureKind::Timeout);

@@ -11,7 +11,7 @@ use clap::Args;
 use super::VariantArg;
 use crate::arena::stats::{Sprt, SprtVerdict};
 use crate::arena::{
-    openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig,
+    openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig, ThinkTimes,
 };
 use crate::referee::TimeControl;
 use crate::rules::{Rules, VariantKind};
@@ -196,6 +196,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     // Failures per engine: [illegal, timeouts, crashes].
     let mut failures = [[0u32; 3]; 2];
+    let mut think = [ThinkTimes::default(); 2];
     let time_control = config.control.to_string();
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
@@ -212,6 +213,9 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
                 FailureKind::Crash => 2,
             };
             failures[f.engine][kind] += 1;
+        }
+        for (total, game) in think.iter_mut().zip(&record.think) {
+            total.merge(game);
         }
         outln!(
             "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}",
@@ -249,6 +253,16 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         failed(1),
         started.elapsed().as_secs_f64()
     );
+    for (name, times) in names.iter().zip(&think) {
+        if let Some(mean) = times.mean() {
+            outln!(
+                "thinking time of {name} (referee's clock): mean {:.4} s, max {:.4} s over {} moves with a choice",
+                mean.as_secs_f64(),
+                times.max.as_secs_f64(),
+                times.moves
+            );
+        }
+    }
     if let Some(sprt) = &config.sprt {
         let (lo, hi) = sprt.bounds();
         let verdict = match sprt.verdict(&tally) {
