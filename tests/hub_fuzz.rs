@@ -343,7 +343,9 @@ enum Feed {
 impl Feed {
     fn line(&self, line: &str) {
         match self {
-            Feed::Lines(tx) => tx.send(Input::Line(line.to_string())).expect("send"),
+            Feed::Lines(tx) => tx
+                .send(Input::Line(line.to_string(), std::time::Instant::now()))
+                .expect("send"),
             Feed::Bytes(tx) => tx.send(format!("{line}\n").into_bytes()).expect("send"),
         }
     }

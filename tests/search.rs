@@ -224,6 +224,25 @@ fn a_move_time_is_kept() {
     );
 }
 
+/// Under a game clock a position with one legal move is answered at once,
+/// without a search: the clock is kept for the moves that need it.
+#[test]
+fn a_single_legal_move_is_played_without_a_search_under_a_clock() {
+    // White's man on 28 must take the man on 23.
+    let pos = parse_fen::<International>("W:W28:B23,5").expect("a valid FEN");
+    assert_eq!(pos.legal_moves().len(), 1);
+    let setup = SearchSetup::new(
+        pos,
+        Limits {
+            time: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        },
+    );
+    let r = search(&setup, &Table::new(1), &Control::new(false), &mut |_| {});
+    assert_eq!(r.best, pos.legal_moves().iter().next().copied());
+    assert_eq!(r.nodes, 0, "a single legal move was searched");
+}
+
 #[test]
 fn helper_threads_find_a_legal_move_at_the_depth_asked() {
     // One helper keeps a ply ahead of the main worker, a second goes with it:

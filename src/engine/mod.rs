@@ -22,7 +22,7 @@ pub mod types;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::Sender;
 
@@ -490,7 +490,8 @@ impl EngineHost {
         events: Sender<EngineEvent>,
     ) -> Result<(), EngineError> {
         self.ensure_idle("start a search")?;
-        let control = Arc::new(Control::new(mode == GoMode::Ponder));
+        let start = limits.since.unwrap_or_else(Instant::now);
+        let control = Arc::new(Control::since(mode == GoMode::Ponder, start));
         if mode != GoMode::Analyze {
             if let Some(book) = self.book() {
                 let random = self.next_random();

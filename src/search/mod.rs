@@ -60,11 +60,17 @@ impl Default for Control {
 impl Control {
     /// Fresh signals; with `pondering` the clock waits for `ponder_hit`.
     pub fn new(pondering: bool) -> Control {
+        Control::since(pondering, Instant::now())
+    }
+
+    /// Fresh signals for a search whose clock started at `start` (the
+    /// moment the request arrived, which may be before the search starts).
+    pub fn since(pondering: bool, start: Instant) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            started: Mutex::new(Instant::now()),
-            searching_since: Instant::now(),
+            started: Mutex::new(start),
+            searching_since: start,
         }
     }
 

@@ -28,6 +28,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::time::Instant;
 
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 
@@ -48,8 +49,10 @@ pub const MAX_HELD: usize = 4096;
 /// A message from the reader thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// One input line, without its line end (invalid UTF-8 is replaced).
-    Line(String),
+    /// One input line, without its line end (invalid UTF-8 is replaced),
+    /// and when it was read: a `go`'s clock starts then, even if the
+    /// commands before it (a `new-game` clearing the table) take a while.
+    Line(String, Instant),
     /// A line longer than `MAX_LINE` bytes, skipped; its length.
     TooLong(usize),
     /// The input is closed (or could not be read).
@@ -116,7 +119,7 @@ fn finish_line(line: &[u8], length: usize) -> Input {
     if length > MAX_LINE {
         Input::TooLong(length)
     } else {
-        Input::Line(String::from_utf8_lossy(line).into_owned())
+        Input::Line(String::from_utf8_lossy(line).into_owned(), Instant::now())
     }
 }
 
@@ -147,7 +150,9 @@ pub fn serve<W: Write>(input: Receiver<Input>, out: W) -> io::Result<()> {
 
 /// What a line asks for, once read.
 enum Item {
-    /// A command to carry out.
+    /// A `go`, with the moment its line was read.
+    Go(GoMode, Instant),
+    /// Any other command to carry out.
     Command(HubCommand),
     /// A line that only gets an error.
     Error(String),
@@ -228,9 +233,7 @@ impl<W: Write> Session<W> {
 
     /// Whether a `go` waits among the held commands.
     fn go_held(&self) -> bool {
-        self.held
-            .iter()
-            .any(|item| matches!(item, Item::Command(HubCommand::Go(_))))
+        self.held.iter().any(|item| matches!(item, Item::Go(..)))
     }
 
     fn send(&mut self, line: &str) -> io::Result<()> {
@@ -245,7 +248,8 @@ impl<W: Write> Session<W> {
 
     fn on_input(&mut self, message: Input) -> io::Result<Flow> {
         let item = match message {
-            Input::Line(line) => match parse_command(&line) {
+            Input::Line(line, read) => match parse_command(&line) {
+                Ok(Some(HubCommand::Go(mode))) => Item::Go(mode, read),
                 Ok(Some(command)) => Item::Command(command),
                 Ok(None) => return Ok(Flow::Continue),
                 Err(e) => Item::Error(e.to_string()),
@@ -299,9 +303,29 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Starts a search in `mode` whose clock started when its line was
+    /// `read`.
+    fn go(&mut self, mode: GoMode, read: Instant) -> io::Result<()> {
+        let mut limits = self.level.limits(mode);
+        limits.since = Some(read);
+        match self.engine.go(mode, limits, self.events_tx.clone()) {
+            Ok(()) => {
+                self.search = Some(Search {
+                    awaiting_hit: mode == GoMode::Ponder,
+                });
+                Ok(())
+            }
+            Err(e) => self.error(&format!("go: {e}")),
+        }
+    }
+
     /// Carries out one command while no search runs.
     fn execute(&mut self, item: Item) -> io::Result<Flow> {
         let command = match item {
+            Item::Go(mode, read) => {
+                self.go(mode, read)?;
+                return Ok(Flow::Continue);
+            }
             Item::Command(command) => command,
             Item::Error(message) => {
                 self.error(&message)?;
@@ -336,17 +360,7 @@ impl<W: Write> Session<W> {
                 }
             }
             HubCommand::Level(update) => self.level.apply(&update),
-            HubCommand::Go(mode) => {
-                let limits = self.level.limits(mode);
-                match self.engine.go(mode, limits, self.events_tx.clone()) {
-                    Ok(()) => {
-                        self.search = Some(Search {
-                            awaiting_hit: mode == GoMode::Ponder,
-                        })
-                    }
-                    Err(e) => self.error(&format!("go: {e}"))?,
-                }
-            }
+            HubCommand::Go(mode) => self.go(mode, Instant::now())?,
             // Nothing runs: there is nothing to stop or to start the clock of.
             HubCommand::Stop | HubCommand::PonderHit => {}
             HubCommand::Quit => return Ok(Flow::Quit),
@@ -371,18 +385,20 @@ mod tests {
     use super::*;
     use std::io::Cursor;
 
+    /// The text of a line read, or what else was read.
+    fn text(read: Option<Input>) -> Result<String, Option<Input>> {
+        match read {
+            Some(Input::Line(line, _)) => Ok(line),
+            other => Err(other),
+        }
+    }
+
     #[test]
     fn lines_are_read_with_or_without_a_last_line_end() {
         let mut input = Cursor::new(b"ping\r\n\nhub".to_vec());
-        assert_eq!(
-            read_line(&mut input).unwrap(),
-            Some(Input::Line("ping\r".into()))
-        );
-        assert_eq!(read_line(&mut input).unwrap(), Some(Input::Line("".into())));
-        assert_eq!(
-            read_line(&mut input).unwrap(),
-            Some(Input::Line("hub".into()))
-        );
+        assert_eq!(text(read_line(&mut input).unwrap()), Ok("ping\r".into()));
+        assert_eq!(text(read_line(&mut input).unwrap()), Ok("".into()));
+        assert_eq!(text(read_line(&mut input).unwrap()), Ok("hub".into()));
         assert_eq!(read_line(&mut input).unwrap(), None);
     }
 
@@ -395,18 +411,13 @@ mod tests {
             read_line(&mut input).unwrap(),
             Some(Input::TooLong(MAX_LINE + 10))
         );
-        assert_eq!(
-            read_line(&mut input).unwrap(),
-            Some(Input::Line("ping".into()))
-        );
+        assert_eq!(text(read_line(&mut input).unwrap()), Ok("ping".into()));
     }
 
     #[test]
     fn invalid_utf8_is_replaced() {
         let mut input = Cursor::new(b"pi\xffng\n".to_vec());
-        let Some(Input::Line(line)) = read_line(&mut input).unwrap() else {
-            panic!("no line");
-        };
+        let line = text(read_line(&mut input).unwrap()).expect("a line");
         assert!(line.starts_with("pi") && line.ends_with("ng"));
     }
 }

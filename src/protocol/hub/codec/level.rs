@@ -64,6 +64,7 @@ impl LevelState {
             inc: self.inc,
             moves_to_go: self.moves,
             infinite: self.infinite,
+            since: None,
         };
         if !limits.is_bounded() && !limits.infinite {
             match mode {
