@@ -312,7 +312,7 @@ fn defaults_per_variant() {
 fn the_fmjd_16_move_rule_is_one_setting_away() {
     let start = "W:WK46,K47,K50:BK3";
     let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.set("draw-long-endgame", "16").unwrap();
+    settings.long_endgame_moves = 16;
     let mut g = Game::<International>::with_settings(fen(start), settings);
     king_walk(&mut g, 20);
     assert_eq!(
@@ -334,7 +334,7 @@ fn the_fmjd_16_move_rule_is_one_setting_away() {
 fn changing_a_setting_changes_the_outcome() {
     let moves = "50-45 1-6 45-50 6-1 50-45 1-6 45-50 6-1";
     let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.set("draw-repetitions", "4").unwrap();
+    settings.repetitions = 4;
     let mut g = Game::<International>::with_settings(fen(INTERNATIONAL_OPEN), settings);
     g.play_list(moves).unwrap();
     assert_eq!(g.result(), GameResult::Ongoing);
@@ -342,13 +342,13 @@ fn changing_a_setting_changes_the_outcome() {
     assert_eq!(g.result(), draw(DrawReason::Repetition));
 
     let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.set("draw-king-moves", "3").unwrap();
+    settings.king_moves = 3;
     let mut g = Game::<International>::with_settings(fen(INTERNATIONAL_OPEN), settings);
     king_walk(&mut g, 6);
     assert_eq!(g.result(), draw(DrawReason::KingMoves));
 
     let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.set("draw-short-endgame", "0").unwrap();
+    settings.short_endgame_moves = 0;
     let mut g = Game::<International>::with_settings(fen("W:WK46,K50:BK3"), settings);
     king_walk(&mut g, 20);
     assert_eq!(g.result(), GameResult::Ongoing, "rule off");
@@ -542,11 +542,12 @@ fn random_games<R: Rules>(seed: u64) {
     };
     for _ in 0..40 {
         let mut settings = DrawSettings::for_variant(R::KIND);
-        for param in settings.params() {
-            let span = u64::from(param.max.min(12) - param.min + 1);
-            let value = u64::from(param.min) + next() % span;
-            settings.set(param.name, &value.to_string()).unwrap();
-        }
+        // Each setting from its smallest value to 12 moves.
+        let mut pick = |min: u32| min + (next() % u64::from(13 - min)) as u32;
+        settings.repetitions = pick(DrawSettings::MIN_REPETITIONS);
+        settings.king_moves = pick(0);
+        settings.short_endgame_moves = pick(0);
+        settings.long_endgame_moves = pick(0);
         let mut g = Game::with_settings(Position::<R>::start(), settings);
         let mut states = vec![(g.clocks(), g.result())];
         while g.moves().len() < 300 {

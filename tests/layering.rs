@@ -1,19 +1,35 @@
-//! Layering: the rules core uses nothing above it. Fails if any file under
-//! `src/rules/` mentions `crate::search`, `crate::eval`, `crate::engine`,
-//! `crate::protocol`, `crate::book` or `crate::game`; or if any file under
-//! `src/book/` mentions a module other than `crate::rules`.
+//! Layering: each layer uses only the layers below it. `LAYERS` has one row
+//! per layer: a top-level module of the crate (the directory `src/NAME/`,
+//! the file `src/NAME.rs`, or both) and the modules it may use; a module may
+//! always use itself. A new layer is one more row.
+//!
+//! Every `crate::NAME` path in a layer's files counts, in code, doc links
+//! and comments alike: `use crate::a::B`, each item of a group
+//! `use crate::{a, b::{c, d}}` (over several lines too), `$crate::a` in a
+//! macro and `pub(in crate::a)`. A macro exported at the crate root
+//! (`crate::with_rules!`) counts as the module whose file defines it.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FORBIDDEN: [&str; 6] = [
-    "crate::search",
-    "crate::eval",
-    "crate::engine",
-    "crate::protocol",
-    "crate::book",
-    "crate::game",
+/// Each layer with the modules it may use besides itself.
+const LAYERS: &[(&str, &[&str])] = &[
+    // The pure rules core.
+    ("rules", &[]),
+    ("pdn", &["rules"]),
+    ("book", &["rules"]),
+    ("eval", &["rules"]),
+    // `egdb`: the endgame databases, which depend on `rules` only.
+    ("search", &["rules", "eval", "egdb"]),
+    // Nothing of the protocols, the arena, analysis, training or the CLI.
+    ("engine", &["rules", "referee", "book", "eval", "search"]),
 ];
+
+/// The `src/` directory.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
 
 /// Every `.rs` file below `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -26,72 +42,194 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
             out.push(path);
         }
     }
+    out.sort();
     out
 }
 
-/// The forbidden paths a source text mentions, with their line numbers.
-fn violations(text: &str) -> Vec<(usize, &'static str)> {
+/// The files of the top-level module `name`: `src/NAME.rs` and everything
+/// under `src/NAME/`.
+fn module_files(name: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let file = src().join(format!("{name}.rs"));
+    if file.is_file() {
+        files.push(file);
+    }
+    let dir = src().join(name);
+    if dir.is_dir() {
+        files.extend(rust_files(&dir));
+    }
+    files
+}
+
+/// The top-level module a file under `src/` belongs to.
+fn module_of(file: &Path) -> String {
+    let relative = file.strip_prefix(src()).expect("a file under src/");
+    let first = relative.components().next().expect("a path under src/");
+    let first = first.as_os_str().to_string_lossy();
+    first.strip_suffix(".rs").unwrap_or(&first).to_string()
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The identifier at the start of `bytes[at..]` after any whitespace, with
+/// the index where it starts.
+fn ident_at(bytes: &[u8], mut at: usize) -> Option<(usize, String)> {
+    while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+        at += 1;
+    }
+    let start = at;
+    while at < bytes.len() && is_ident(bytes[at]) {
+        at += 1;
+    }
+    (at > start).then(|| (start, String::from_utf8_lossy(&bytes[start..at]).into()))
+}
+
+/// The first segment of every `crate::` path in `text` (each item of a
+/// `crate::{...}` group), with the 1-based line it is on.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let bytes = text.as_bytes();
+    let line_of = |at: usize| 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for f in FORBIDDEN {
-            if line.contains(f) {
-                found.push((i + 1, f));
-            }
+    let mut from = 0;
+    while let Some(offset) = text[from..].find("crate") {
+        let start = from + offset;
+        from = start + "crate".len();
+        if start > 0 && is_ident(bytes[start - 1]) {
+            continue;
         }
+        let mut at = from;
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if !text[at..].starts_with("::") {
+            continue;
+        }
+        at += 2;
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'{') {
+            if let Some((start, name)) = ident_at(bytes, at) {
+                found.push((line_of(start), name));
+            }
+            continue;
+        }
+        // A group: the first segment of each item at its top level.
+        let mut depth = 0;
+        let mut item_start = true;
+        while at < bytes.len() {
+            match bytes[at] {
+                b'{' => {
+                    depth += 1;
+                    item_start = depth == 1;
+                }
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b',' if depth == 1 => item_start = true,
+                c if item_start && !c.is_ascii_whitespace() => {
+                    item_start = false;
+                    if let Some((start, name)) = ident_at(bytes, at) {
+                        at = start + name.len() - 1;
+                        if name != "self" {
+                            found.push((line_of(start), name));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        from = at;
     }
     found
 }
 
-#[test]
-fn rules_core_does_not_reach_upward() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
-    let files = rust_files(&dir);
+/// Each macro exported at the crate root with the module that defines it.
+fn exported_macros() -> BTreeMap<String, String> {
+    let mut macros = BTreeMap::new();
+    for file in rust_files(&src()) {
+        let text = fs::read_to_string(&file).expect("read source");
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("#[macro_export]") {
+            rest = &rest[at..];
+            let Some(def) = rest.find("macro_rules!") else {
+                break;
+            };
+            rest = &rest[def + "macro_rules!".len()..];
+            if let Some((_, name)) = ident_at(rest.as_bytes(), 0) {
+                macros.insert(name, module_of(&file));
+            }
+        }
+    }
+    macros
+}
+
+/// Every use of a module that the layer `name` may not use, as
+/// `file:line: ...`.
+fn violations(name: &str, allowed: &[&str], macros: &BTreeMap<String, String>) -> Vec<String> {
+    let files = module_files(name);
     assert!(
-        files.len() >= 8,
-        "expected the rules core files, found {files:?}"
+        !files.is_empty(),
+        "layer {name}: no src/{name}.rs or src/{name}/"
     );
     let mut bad = Vec::new();
     for file in &files {
         let text = fs::read_to_string(file).expect("read source");
-        for (line, what) in violations(&text) {
-            bad.push(format!("{}:{line}: mentions {what}", file.display()));
+        for (line, segment) in crate_paths(&text) {
+            let used = macros.get(&segment).unwrap_or(&segment);
+            if used != name && !allowed.contains(&used.as_str()) {
+                let shown = text.lines().nth(line - 1).unwrap_or("").trim();
+                let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+                let path = file.strip_prefix(root).unwrap_or(file);
+                bad.push(format!(
+                    "{}:{line}: {name} uses {used} (it may use {allowed:?}): {shown}",
+                    path.display()
+                ));
+            }
         }
     }
+    bad
+}
+
+#[test]
+fn each_layer_uses_only_the_layers_below_it() {
+    let macros = exported_macros();
+    let bad: Vec<String> = LAYERS
+        .iter()
+        .flat_map(|(name, allowed)| violations(name, allowed, &macros))
+        .collect();
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
 }
 
 #[test]
-fn the_book_uses_only_the_rules_core() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/book");
-    let files = rust_files(&dir);
-    assert!(!files.is_empty(), "expected the book module");
-    let mut bad = Vec::new();
-    for file in &files {
-        let text = fs::read_to_string(file).expect("read source");
-        for (i, line) in text.lines().enumerate() {
-            let mut rest = line;
-            while let Some(at) = rest.find("crate::") {
-                let path = &rest[at + "crate::".len()..];
-                if !path.starts_with("rules") {
-                    bad.push(format!("{}:{}: {}", file.display(), i + 1, line.trim()));
-                    break;
-                }
-                rest = path;
-            }
-        }
-    }
-    assert!(
-        bad.is_empty(),
-        "the book reaches beyond rules:\n{}",
-        bad.join("\n")
+fn the_checker_finds_every_form_of_crate_path() {
+    let paths = crate_paths;
+    let one = |line: usize, name: &str| (line, name.to_string());
+    assert_eq!(paths("use crate::rules::Position;"), vec![one(1, "rules")]);
+    assert_eq!(
+        paths("use crate::{eval, search::{tt, Limits}, self};"),
+        vec![one(1, "eval"), one(1, "search")]
     );
-}
-
-#[test]
-fn the_checker_flags_each_forbidden_path() {
-    for f in FORBIDDEN {
-        let text = format!("use super::x;\nuse {f}::Thing;\n");
-        assert_eq!(violations(&text), vec![(2, f)]);
-    }
-    assert!(violations("use crate::rules::Position;\nuse super::movegen;").is_empty());
+    assert_eq!(
+        paths("use super::x;\nuse crate::{\n    engine::EngineHost,\n    rules,\n};"),
+        vec![one(3, "engine"), one(4, "rules")]
+    );
+    assert_eq!(
+        paths("$crate::rules::International\npub(in crate::search) fn f() {}"),
+        vec![one(1, "rules"), one(2, "search")]
+    );
+    assert_eq!(paths("crate :: game::Game"), vec![one(1, "game")]);
+    // Not paths of this crate, or not paths.
+    assert!(paths("use my_crate::engine;\npub(crate) fn f() {}\n// crates").is_empty());
+    // The macro the rules core exports counts as the rules core.
+    assert_eq!(
+        exported_macros().get("with_rules").map(String::as_str),
+        Some("rules")
+    );
 }

@@ -2,6 +2,21 @@
 //! (shared by International and Brazilian draughts), then the International
 //! and Brazilian board and numbering facts.
 //!
+//! Each test's doc comment opens with the articles it checks, named by the
+//! rule text and its own article numbers, then in brackets where that text
+//! is in `shared/seeds/`, as the rest of the repository cites it (`seed 000
+//! §4.13` = seed file 000, article 4.13): "FMJD rules art. 4.13 (seed 000
+//! §4.13)". The texts:
+//! - FMJD rules: seed 000, a Portuguese text of the official (FMJD) rules
+//!   of International draughts ("Regras do jogo de damas"), numbered
+//!   articles;
+//! - Brazilian rules: seed 001 ("Regra para o jogo de dama"), unnumbered,
+//!   cited by its headings ("A TOMADA");
+//! - Czech rules: seed 002, the Czech rules of Brazilian draughts
+//!   ("Pravidla brazilské dámy"), numbered points 1-9.
+//!
+//! A test of this engine's convention rather than of an article says so.
+//!
 //! Each position is given as a FEN and checked against the EXACT set of legal
 //! moves in Hub long form (`from x to x captured...`, captured ascending).
 //! Every expected set was worked out by hand on a drawn board from the rule
@@ -62,7 +77,9 @@ fn play<R: Rules>(p: &Position<R>, text: &str) -> Position<R> {
 // FMJD family (International and Brazilian)
 // ---------------------------------------------------------------------------
 
-/// board: dark squares only; each player's bottom-left square is dark.
+/// FMJD rules art. 2.2-2.4 (seed 000 §2.2-2.4); for Brazilian, Czech rules
+/// art. 1 (seed 002 §1): dark squares only; the long diagonal starts at each
+/// player's left, so each player's bottom-left square is dark.
 #[test]
 fn board_dark_squares_only_bottom_left_dark() {
     // White's bottom-left a1 and Black's bottom-left (j10 / h8) are squares.
@@ -91,7 +108,8 @@ fn board_dark_squares_only_bottom_left_dark() {
     );
 }
 
-/// first move: White moves first; players alternate.
+/// FMJD rules art. 3.3 (seed 000 §3.3): White moves first; players
+/// alternate.
 #[test]
 fn first_move_white_starts_and_sides_alternate() {
     let start = Position::<Intl>::start();
@@ -117,7 +135,9 @@ fn first_move_white_starts_and_sides_alternate() {
     assert_eq!(play(&after, "19-23").side_to_move(), Side::White);
 }
 
-/// man move: one square diagonally forward onto an empty square.
+/// FMJD rules art. 3.4 (seed 000 §3.4); for Brazilian, Czech rules art. 2
+/// (seed 002 §2): a man moves one square diagonally forward onto an empty
+/// square.
 #[test]
 fn man_move_forward_only() {
     // e5 goes to d6 or f6, never back to d4/f4.
@@ -133,7 +153,9 @@ fn man_move_forward_only() {
     assert_moves::<Brazilian>("B:W:B11", &["11-15", "11-16"]);
 }
 
-/// man capture: forward and backward, over an adjacent piece only.
+/// FMJD rules art. 4.1-4.2 (seed 000 §4.1-4.2); for Brazilian, Brazilian
+/// rules "A TOMADA" (seed 001): a man captures forward and backward, over an
+/// adjacent piece only.
 #[test]
 fn man_capture_forward_and_backward() {
     // e5 takes d6 forward (to c7) or f4 backward (to g3).
@@ -146,7 +168,9 @@ fn man_capture_forward_and_backward() {
     assert_moves::<Brazilian>("W:W18:B22", &["18x25x22"]);
 }
 
-/// king move: flying, any distance forward or backward over empty squares.
+/// FMJD rules art. 3.9 (seed 000 §3.9); for Brazilian, Czech rules art. 6
+/// (seed 002 §6): a king flies, any distance forward or backward over empty
+/// squares.
 #[test]
 fn king_move_flying() {
     // King on e5: 4 + 5 + 4 + 4 squares along its two diagonals.
@@ -179,8 +203,8 @@ fn king_move_flying() {
     );
 }
 
-/// king capture: an enemy piece at any distance, landing on any empty
-/// square beyond it.
+/// FMJD rules art. 4.3 (seed 000 §4.3): a king captures an enemy piece at
+/// any distance, landing on any empty square beyond it.
 #[test]
 fn king_capture_far_with_choice_of_landing() {
     // a1 takes e5 from afar and may land on f6, g7, h8, i9 or j10.
@@ -192,8 +216,8 @@ fn king_capture_far_with_choice_of_landing() {
     assert_moves::<Intl>("W:WK46,10:B28", &["46x23x28", "46x19x28", "46x14x28"]);
 }
 
-/// chains: the capturing piece must go on while it can; a king may change
-/// diagonal between jumps.
+/// FMJD rules art. 4.5-4.6 (seed 000 §4.5-4.6): the capturing piece must go
+/// on while it can; a king may change diagonal between jumps.
 #[test]
 fn chains_must_continue_and_king_may_turn() {
     // a1 takes e5; only from g7 can it go on (turning up-left over f8 to
@@ -203,7 +227,8 @@ fn chains_must_continue_and_king_may_turn() {
     assert_moves::<Intl>("W:W33:B19,29", &["33x13x19x29"]);
 }
 
-/// capture is compulsory: a quiet move is illegal while a capture exists.
+/// FMJD rules art. 4.1 (seed 000 §4.1), and art. 4.3 for a king: capture is
+/// compulsory; a quiet move is illegal while a capture exists.
 #[test]
 fn capture_is_compulsory() {
     assert_moves::<Intl>("W:W28,45:B23", &["28x19x23"]);
@@ -223,8 +248,9 @@ fn capture_is_compulsory() {
     );
 }
 
-/// majority rule: the sequence taking the most pieces is compulsory, across
-/// men and kings; a king counts as one piece (quantity, not quality).
+/// FMJD rules art. 4.13 (seed 000 §4.13): the majority rule: the sequence
+/// taking the most pieces is compulsory, across men and kings; a king counts
+/// as one piece (quantity, not quality).
 #[test]
 fn majority_rule_quantity_not_quality() {
     // The king on a3 could take the black king on b2 (one piece, landing
@@ -232,8 +258,8 @@ fn majority_rule_quantity_not_quality() {
     assert_moves::<Intl>("W:WK36,33:BK41,19,29", &["33x13x19x29"]);
 }
 
-/// free choice: among sequences taking the same maximum, any may be chosen,
-/// with a man or with a king.
+/// FMJD rules art. 4.14 (seed 000 §4.14): among sequences taking the same
+/// maximum, any may be chosen, with a man or with a king.
 #[test]
 fn free_choice_among_equal_maxima() {
     // One man, two single captures.
@@ -245,8 +271,8 @@ fn free_choice_among_equal_maxima() {
     assert_moves::<Intl>("W:W36,45:BK31,22,40,29", &["36x18x22x31", "45x23x29x40"]);
 }
 
-/// Turkish strike: captured pieces stay until the sequence ends, so they
-/// block the way.
+/// FMJD rules art. 4.11 (seed 000 §4.11): Turkish strike: captured pieces
+/// leave the board only when the sequence is complete, so they block the way.
 #[test]
 fn turkish_strike_captured_pieces_stay_until_the_end() {
     // c3 x e5 (land g7) x f8 (land e9) x d8 (land c7, b6 or a5). From c7
@@ -258,7 +284,8 @@ fn turkish_strike_captured_pieces_stay_until_the_end() {
     );
 }
 
-/// Turkish strike: an empty square may be crossed more than once.
+/// FMJD rules art. 4.8 (seed 000 §4.8), its first half: Turkish strike: an
+/// empty square may be crossed more than once.
 #[test]
 fn turkish_strike_king_crosses_an_empty_square_twice() {
     // a1 x e5 (land f6) x e7 (land d8) x b6 (land a5) x b4: the last leg
@@ -273,7 +300,8 @@ fn turkish_strike_king_crosses_an_empty_square_twice() {
     );
 }
 
-/// Turkish strike: a piece may not be jumped twice.
+/// FMJD rules art. 4.8 (seed 000 §4.8), its second half: Turkish strike: a
+/// piece may not be jumped twice.
 #[test]
 fn turkish_strike_no_piece_jumped_twice() {
     // The man on c1 runs round the square d2, d4, b4, b2 (either way) and
@@ -282,7 +310,9 @@ fn turkish_strike_no_piece_jumped_twice() {
     assert_moves::<Intl>("W:W47:B31,32,41,42", &["47x47x31x32x41x42"]);
 }
 
-/// Duplicate capture paths (same from, to and captured set) are one move.
+/// FMJD rules art. 4.8 (seed 000 §4.8) lets a king go round a circuit; that
+/// capture paths with the same from, to and captured set are one move is this
+/// engine's convention (a move is those three), not an article.
 #[test]
 fn turkish_strike_duplicate_paths_are_one_move() {
     // The king on e3 takes d4, e7, g7, f4 in a circuit either way round and
@@ -300,7 +330,8 @@ fn turkish_strike_duplicate_paths_are_one_move() {
     );
 }
 
-/// own pieces: a piece never jumps its own piece.
+/// FMJD rules art. 4.1 and 4.7 (seed 000 §4.1, §4.7): a piece never jumps
+/// its own piece.
 #[test]
 fn own_pieces_are_never_jumped() {
     // The king on a1 sees its man on c3 and the black man on e5 behind it:
@@ -308,16 +339,19 @@ fn own_pieces_are_never_jumped() {
     assert_moves::<Intl>("W:WK46,37:B28", &["46-41", "37-31", "37-32"]);
 }
 
-/// two pieces in a row: two enemy pieces with no empty square between them
-/// cannot be jumped.
+/// FMJD rules art. 4.2-4.3 (seed 000 §4.2-4.3: the square right behind the
+/// piece taken must be empty), said outright in the Brazilian rules "O
+/// MOVIMENTO" (seed 001) and Czech rules art. 2 (seed 002 §2): two enemy
+/// pieces with no empty square between them cannot be jumped.
 #[test]
 fn two_pieces_in_a_row_cannot_be_jumped() {
     assert_moves::<Intl>("W:WK46:B23,28", &["46-41", "46-37", "46-32"]);
     assert_moves::<Intl>("W:W33:B22,28", &["33-29"]);
 }
 
-/// promotion: a man is crowned when its move ENDS on the far row; passing
-/// it during a capture does not crown it.
+/// FMJD rules art. 3.5 and 4.15 (seed 000 §3.5, §4.15): a man is crowned
+/// when its move ENDS on the far row; passing it during a capture does not
+/// crown it.
 #[test]
 fn promotion_only_when_the_move_ends_on_the_far_row() {
     // f8 x e9 reaches d10 (far row) and must go on x c9 to b8: a man.
@@ -343,7 +377,9 @@ fn promotion_only_when_the_move_ends_on_the_far_row() {
     assert_eq!(to_fen(&after), "W:W:BK50");
 }
 
-/// win: the player to move with no legal move loses.
+/// FMJD rules art. 7.2.2-7.2.3 (seed 000 §7.2.2-7.2.3); for Brazilian, Czech
+/// rules art. 7 (seed 002 §7): the player to move with no legal move (no
+/// pieces left, or all blocked) loses.
 #[test]
 fn win_no_legal_move_loses() {
     // No pieces left.
@@ -366,11 +402,12 @@ fn win_no_legal_move_loses() {
 }
 
 // ---------------------------------------------------------------------------
-// International draughts (10x10), seed 000
+// International draughts (10x10), FMJD rules (seed 000)
 // ---------------------------------------------------------------------------
 
-/// 50 playable squares numbered 1..50 row by row from White's top-left;
-/// Black on 1-20, White on 31-50.
+/// FMJD rules art. 2.6-2.8 (seed 000 §2.6-2.8): 50 playable squares
+/// numbered 1..50 row by row from White's top-left; 20 men each, Black on
+/// 1-20, White on 31-50.
 #[test]
 fn international_numbering_and_start_position() {
     for (coord, n) in [
@@ -402,7 +439,8 @@ fn international_numbering_and_start_position() {
     assert_eq!(start, pos::<Intl>("W:W31-50:B1-20"));
 }
 
-/// Notation: `from-to` for a move, `fromxto` for a capture.
+/// FMJD rules art. 8.2 (seed 000 §8.2): `from-to` for a move, `fromxto` for
+/// a capture.
 #[test]
 fn international_notation_from_to_and_fromxto() {
     let p = pos::<Intl>("W:W28:B23");
@@ -414,10 +452,13 @@ fn international_notation_from_to_and_fromxto() {
 }
 
 // ---------------------------------------------------------------------------
-// Brazilian draughts (8x8), seeds 001-004
+// Brazilian draughts (8x8), Brazilian and Czech rules (seeds 001, 002)
 // ---------------------------------------------------------------------------
 
-/// Numbering: 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1.
+/// Czech rules art. 9 (seed 002 §9) write Brazilian moves in coordinates as
+/// in chess; the numbers 1..32 are this engine's (1 = b8, 4 = h8, 5 = a7,
+/// 29 = a1, 32 = g1), in the order of FMJD rules art. 2.6 (seed 000 §2.6),
+/// as `shared/spec/rules.md` decides.
 #[test]
 fn brazilian_numbering() {
     for (coord, n) in [
@@ -438,8 +479,8 @@ fn brazilian_numbering() {
     }
 }
 
-/// Start: 12 men each, White on a1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3
-/// (seed 002 §1), Black on the last three rows; White moves first.
+/// Czech rules art. 1-2 (seed 002 §1-2): 12 men each, White on a1,c1,e1,g1,
+/// b2,d2,f2,h2,a3,c3,e3,g3, Black on the last three rows; White moves first.
 #[test]
 fn brazilian_start_position() {
     let start = Position::<Brazilian>::start();
@@ -473,7 +514,9 @@ fn brazilian_start_position() {
     assert_eq!(format_move::<Brazilian>(mv, MoveStyle::Short), "22-18");
 }
 
-/// Majority rule with a flying king on 8x8.
+/// Czech rules art. 4 and 6 (seed 002 §4, §6), Brazilian rules "A TOMADA"
+/// (seed 001): the majority rule with a flying king on 8x8: man or king,
+/// the capture that takes more pieces is compulsory.
 #[test]
 fn brazilian_majority_and_king() {
     // The man on e1 could take the black king on f2 (one piece). The king
@@ -482,7 +525,8 @@ fn brazilian_majority_and_king() {
     assert_moves::<Brazilian>("W:WK29,31:BK27,10,18", &["29x6x10x18", "29x1x10x18"]);
 }
 
-/// Promotion on 8x8: passing the far row during a capture does not crown.
+/// Czech rules art. 5 (seed 002 §5), Brazilian rules "A COROAÇÃO" (seed
+/// 001): on 8x8 too, passing the far row during a capture does not crown.
 #[test]
 fn brazilian_promotion_passing_far_row() {
     // d6 x e7 lands on f8 (far row) and goes on x g7 to h6: still a man.

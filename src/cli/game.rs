@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::VariantArg;
+use crate::engine::draw_params;
 use crate::referee::Game;
 use crate::rules::notation::{parse_position, to_fen};
 use crate::rules::{DrawSettings, Position, Rules, VariantKind};
@@ -52,9 +53,7 @@ fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
         let (name, value) = item
             .split_once('=')
             .ok_or_else(|| format!("--set: '{item}' is not NAME=VALUE"))?;
-        settings
-            .set(name, value)
-            .map_err(|e| format!("--set: {e}"))?;
+        draw_params::set(&mut settings, name, value).map_err(|e| format!("--set: {e}"))?;
     }
     let mut game = Game::with_settings(start, settings);
     game.play_list(&args.moves).map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@
 //! sigmoid's scale fitted once to the weights in use; a coordinate descent
 //! then moves one weight at a time while the error falls, starting from the
 //! table of the variant's board. The fitted table is printed as Rust, ready
-//! to replace `WEIGHTS` (10x10) or `WEIGHTS_8X8` in `src/eval/mod.rs`; a
+//! to replace `WEIGHTS` (10x10) or `WEIGHTS_8X8` in `src/eval/weights.rs`; a
 //! table is only kept when a match says it plays better.
 
 use std::path::PathBuf;

@@ -17,6 +17,7 @@
 //! `Ok` sends exactly one `EngineEvent::Done` on its channel; options, the
 //! position, the table and the books change only while no search runs.
 
+pub mod draw_params;
 mod game_state;
 pub mod types;
 
@@ -275,15 +276,7 @@ impl EngineHost {
                 "quiet plies quiescence adds where the opponent threatens a capture",
             ),
         ];
-        params.extend(self.draw_settings().params().into_iter().map(|p| Param {
-            name: p.name.to_string(),
-            kind: ParamKind::Int {
-                min: p.min as i64,
-                max: p.max as i64,
-            },
-            value: p.value.to_string(),
-            help: p.description.to_string(),
-        }));
+        params.extend(draw_params::params(&self.draw_settings()));
         params
     }
 
@@ -375,7 +368,7 @@ impl EngineHost {
             }
             _ if name.starts_with("draw-") => {
                 let mut settings = self.draw_settings();
-                settings.set(name, value).map_err(|why| bad(&why))?;
+                draw_params::set(&mut settings, name, value).map_err(|why| bad(&why))?;
                 self.game.set_draw_settings(settings.clone());
                 for (kind, s) in &mut self.draw {
                     if *kind == self.variant {

@@ -111,97 +111,34 @@ impl fmt::Display for DrawReason {
 }
 
 /// The draw-rule thresholds of one variant. Every threshold of the rules
-/// lives here, none in code; each is settable by its Hub parameter name
-/// through [`DrawSettings::set`].
+/// lives here, none in code.
 ///
-/// Invariant kept by `set` (not by direct field writes): each field lies in
-/// the range its [`DrawParam`] declares.
+/// Each field lies in `0..=MAX_MOVES`, `repetitions` from
+/// `MIN_REPETITIONS`. The fields are not checked here: what sets them from
+/// outside input (the engine's draw parameters) keeps them in range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrawSettings {
-    /// Occurrences of one position (same side to move) that draw the game;
-    /// parameter `draw-repetitions`.
+    /// Occurrences of one position (same side to move) that draw the game.
     pub repetitions: u32,
     /// Moves of each side with kings only (no capture, no man moved) that
-    /// draw the game; 0 turns the rule off; parameter `draw-king-moves`.
+    /// draw the game; 0 turns the rule off.
     pub king_moves: u32,
     /// Moves of each side after the short-endgame material arises; 0 turns
-    /// the rule off; parameter `draw-short-endgame`.
+    /// the rule off.
     pub short_endgame_moves: u32,
     /// Moves of each side after the long-endgame material arises; 0 turns
-    /// the rule off; parameter `draw-long-endgame`.
+    /// the rule off.
     pub long_endgame_moves: u32,
 }
 
-/// One draw-rule setting as the Hub protocol declares it (`param` lines).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DrawParam {
-    /// The Hub parameter name.
-    pub name: &'static str,
-    /// The current value.
-    pub value: u32,
-    /// The smallest value accepted.
-    pub min: u32,
-    /// The largest value accepted.
-    pub max: u32,
-    /// One line saying what the setting does.
-    pub description: &'static str,
-}
-
-/// Which field of [`DrawSettings`] a parameter sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Field {
-    Repetitions,
-    KingMoves,
-    ShortEndgame,
-    LongEndgame,
-}
-
-/// The declaration of one parameter.
-struct Spec {
-    name: &'static str,
-    field: Field,
-    min: u32,
-    max: u32,
-    description: &'static str,
-}
-
-/// The largest threshold in moves; keeps every clock limit (2 plies per
-/// move) far inside the `u16` clocks.
-const MAX_MOVES: u32 = 1000;
-
-/// Every draw parameter, in the order they are declared.
-const SPECS: [Spec; 4] = [
-    Spec {
-        name: "draw-repetitions",
-        field: Field::Repetitions,
-        min: 2,
-        max: MAX_MOVES,
-        description: "occurrences of a position (same side to move) that draw the game",
-    },
-    Spec {
-        name: "draw-king-moves",
-        field: Field::KingMoves,
-        min: 0,
-        max: MAX_MOVES,
-        description: "moves of each side with kings only, no capture or man move, that draw (0 = off)",
-    },
-    Spec {
-        name: "draw-short-endgame",
-        field: Field::ShortEndgame,
-        min: 0,
-        max: MAX_MOVES,
-        description: "moves of each side before a short endgame (e.g. 2 kings v king) is drawn (0 = off)",
-    },
-    Spec {
-        name: "draw-long-endgame",
-        field: Field::LongEndgame,
-        min: 0,
-        max: MAX_MOVES,
-        description: "moves of each side before a long endgame (3 pieces with a king v king) is drawn (0 = off)",
-    },
-];
-
 impl DrawSettings {
+    /// The largest threshold in moves; keeps every clock limit (2 plies per
+    /// move) far inside the `u16` clocks.
+    pub const MAX_MOVES: u32 = 1000;
+    /// The fewest occurrences a repetition draw can ask for (a position
+    /// that occurred once has not been repeated).
+    pub const MIN_REPETITIONS: u32 = 2;
+
     /// The defaults of a variant (the table of the module docs).
     pub fn for_variant(kind: VariantKind) -> DrawSettings {
         let rules = |king_moves, short_endgame_moves, long_endgame_moves| DrawSettings {
@@ -219,68 +156,6 @@ impl DrawSettings {
                 rules(0, 0, 0)
             }
         }
-    }
-
-    fn field(&self, field: Field) -> u32 {
-        match field {
-            Field::Repetitions => self.repetitions,
-            Field::KingMoves => self.king_moves,
-            Field::ShortEndgame => self.short_endgame_moves,
-            Field::LongEndgame => self.long_endgame_moves,
-        }
-    }
-
-    fn field_mut(&mut self, field: Field) -> &mut u32 {
-        match field {
-            Field::Repetitions => &mut self.repetitions,
-            Field::KingMoves => &mut self.king_moves,
-            Field::ShortEndgame => &mut self.short_endgame_moves,
-            Field::LongEndgame => &mut self.long_endgame_moves,
-        }
-    }
-
-    /// Sets the parameter `name` (a Hub parameter name, see
-    /// [`DrawSettings::params`]) to the whole number `value`. On error the
-    /// settings are unchanged and the text says why.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let name = name.trim();
-        let spec = SPECS
-            .iter()
-            .find(|spec| spec.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                let known: Vec<&str> = SPECS.iter().map(|spec| spec.name).collect();
-                format!(
-                    "unknown draw parameter '{name}' (known: {})",
-                    known.join(", ")
-                )
-            })?;
-        let number: u32 = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("{}: '{}' is not a whole number", spec.name, value.trim()))?;
-        if number < spec.min || number > spec.max {
-            return Err(format!(
-                "{}: {number} is outside {}..={}",
-                spec.name, spec.min, spec.max
-            ));
-        }
-        *self.field_mut(spec.field) = number;
-        Ok(())
-    }
-
-    /// Every draw parameter with its current value, range and description,
-    /// for the Hub `param` lines.
-    pub fn params(&self) -> Vec<DrawParam> {
-        SPECS
-            .iter()
-            .map(|spec| DrawParam {
-                name: spec.name,
-                value: self.field(spec.field),
-                min: spec.min,
-                max: spec.max,
-                description: spec.description,
-            })
-            .collect()
     }
 }
 
@@ -711,26 +586,6 @@ mod tests {
         assert_eq!(occurrences(&[1, 7, 7]), 1);
         assert_eq!(occurrences(&[7, 1, 7]), 2);
         assert_eq!(occurrences(&[7, 2, 7, 3, 7]), 3);
-    }
-
-    #[test]
-    fn settings_are_set_by_hub_name_and_checked() {
-        let mut s = DrawSettings::for_variant(VariantKind::International);
-        assert_eq!(s.long_endgame_moves, 10);
-        assert_eq!(s.set("draw-long-endgame", "16"), Ok(()));
-        assert_eq!(s.long_endgame_moves, 16);
-        let before = s.clone();
-        assert!(s.set("draw-long-endgame", "x").is_err());
-        assert!(s.set("draw-repetitions", "1").is_err());
-        assert!(s.set("draw-king-moves", "1001").is_err());
-        let err = s.set("draw-nothing", "3").unwrap_err();
-        assert!(err.contains("draw-king-moves"), "{err}");
-        assert_eq!(s, before);
-        let params = s.params();
-        assert_eq!(params.len(), 4);
-        assert!(params
-            .iter()
-            .any(|p| p.name == "draw-long-endgame" && p.value == 16));
     }
 
     #[test]

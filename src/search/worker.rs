@@ -1,5 +1,7 @@
-//! One search thread: iterative deepening, the PVS tree search, quiescence
-//! and move ordering.
+//! One search thread: the worker's state and the PVS tree search, with the
+//! node helpers and the scores and keys it exchanges with the table.
+//! Iterative deepening and the root are in `root`, quiescence in `quiesce`,
+//! move ordering and history in `ordering`.
 //!
 //! Node steps (numbered in `negamax`): horizon → draws → mate-distance
 //! pruning → whether any move exists (none = loss), rule draws → table
@@ -7,31 +9,27 @@
 //! (a forced reply costs no depth) in an ordered PVS loop with late-move
 //! reductions (a move another thread is searching comes last) → table store.
 
+mod ordering;
+mod quiesce;
+mod root;
+
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 use once_cell::sync::Lazy;
 
 use super::tt::{Bound, MoveHint};
-use super::{Iteration, SearchResult, SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
-use crate::rules::movegen::{
-    count_moves, generate, generate_captures, generate_quiet, has_capture, legal_quiet_move,
-    side_has_capture,
-};
+use crate::rules::movegen::{count_moves, has_capture, legal_quiet_move, side_has_capture};
 use crate::rules::{Goal, Move, MoveList, Position, Rules};
+use ordering::pick;
+use quiesce::QS_TABLE_KINGS;
+use root::RootMove;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Half-width of the first aspiration window, in hundredths of a man.
-/// 15 instead of 25 scored 53.0% over 400 games at 0.1 s a move (+70 =284
-/// -46); 10 instead of 15 51.25% (+65 =280 -55).
-const ASPIRATION: i32 = 10;
-/// A fall of the score between iterations (hundredths of a man) that earns
-/// the move more time.
-const SCORE_DROP: i32 = 30;
 /// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR.
 /// A divisor of 1.5 instead of 2.0 scored 51.9% over 400 games at 0.1 s a
 /// move and reaches depth 18 from the start with 40% of the nodes (1.7:
@@ -50,23 +48,6 @@ const LATE_MOVE_DEPTH: i32 = 4;
 const DEFER_DEPTH: i32 = 5;
 // Late-move pruning stops a move loop, which must hold no deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
-/// Quiescence uses the table only with at least this many kings on the board.
-const QS_TABLE_KINGS: u32 = 4;
-/// Multiplier that separates table keys of quiescence nodes by threat budget.
-const THREAT_SALT: u64 = 0xD6E8_FEB8_6659_FD93;
-
-/// Ordering keys: table move, captures, killers, then history.
-const ORDER_HINT: i32 = 1 << 30;
-const ORDER_CAPTURE: i32 = 1 << 24;
-const ORDER_KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
-const HISTORY_MAX: i32 = 1 << 20;
-
-/// A root move with its latest score and line.
-struct RootMove {
-    mv: Move,
-    score: i32,
-    pv: Vec<Move>,
-}
 
 pub(super) struct Worker<'a, R: Rules> {
     id: usize,
@@ -121,236 +102,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             seldepth: 0,
             stopped: false,
         }
-    }
-
-    /// Iterative deepening; the first worker reports and keeps time.
-    pub(super) fn iterate(
-        &mut self,
-        setup: &SearchSetup<R>,
-        soft: Option<Duration>,
-        report: &mut dyn FnMut(&Iteration),
-    ) -> SearchResult {
-        let root = self.root;
-        let moves = root.legal_moves();
-        self.root_moves = moves
-            .iter()
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITY,
-                pv: vec![mv],
-            })
-            .collect();
-        let mut result = SearchResult {
-            best: self.root_moves.first().map(|r| r.mv),
-            ponder: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-        };
-        if self.root_moves.is_empty() {
-            result.score = no_move_score::<R>(0);
-            return result;
-        }
-        if self.root_moves.len() == 1 && !setup.search_single_move && self.id == 0 {
-            result.ponder = self.ponder_after(self.root_moves[0].mv);
-            self.hold(setup);
-            return result;
-        }
-        let max_depth = setup
-            .limits
-            .depth
-            .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
-        let lines = setup.multipv.clamp(1, self.root_moves.len());
-        let mut score = 0;
-        let mut scale = 1.0f64;
-        let mut previous_score: Option<i32> = None;
-        let mut depth = 0;
-        while depth < max_depth {
-            depth = self.next_depth(depth, max_depth);
-            let previous_best = self.root_moves[0].mv;
-            for line in 0..lines {
-                let s = self.aspiration(depth as i32, line, score);
-                if self.stopped {
-                    break;
-                }
-                if line == 0 {
-                    score = s;
-                }
-                if self.id == 0 {
-                    self.publish();
-                    let rm = &self.root_moves[line];
-                    report(&Iteration {
-                        depth,
-                        seldepth: self.seldepth as u32,
-                        score: rm.score,
-                        nodes: self.shared.nodes(),
-                        time: self.shared.control.searching_for(),
-                        pv: rm.pv.clone(),
-                        hashfull: self.shared.table.hashfull(),
-                        multipv: line + 1,
-                    });
-                }
-            }
-            // A stopped iteration still counts when its best move was fully
-            // searched (the first root move always is, or a better one).
-            if !self.stopped || self.root_moves[0].score > -INFINITY {
-                result.best = Some(self.root_moves[0].mv);
-                result.score = self.root_moves[0].score;
-                result.ponder = self.root_moves[0].pv.get(1).copied();
-                if !self.stopped {
-                    result.depth = depth;
-                }
-            }
-            if self.id != 0 && !self.stopped {
-                self.shared.offer(&result);
-                // The first thread to complete the depth limit ends the
-                // search (never while the answer must be held back).
-                if depth == max_depth && !self.shared.control.pondering() && !setup.limits.infinite
-                {
-                    self.shared.control.stop();
-                }
-            }
-            if self.stopped || self.id != 0 {
-                if self.stopped || self.shared.control.stopped() {
-                    break;
-                }
-                continue;
-            }
-            // More time when the best move changes or the score drops, less
-            // while the search is settled.
-            if self.root_moves[0].mv != previous_best
-                || previous_score.is_some_and(|p| score < p - SCORE_DROP)
-            {
-                scale = (scale * 1.6).min(3.0);
-            } else {
-                scale = (scale * 0.85).max(0.6);
-            }
-            previous_score = Some(score);
-            if let Some(soft) = soft {
-                if !self.shared.control.pondering()
-                    && self.shared.control.elapsed().as_secs_f64()
-                        > soft.as_secs_f64() * scale * 0.55
-                {
-                    break;
-                }
-            }
-            if score.abs() > MATE_BOUND
-                && !setup.limits.infinite
-                && (MATE - score.abs()) as u32 + 2 < depth
-            {
-                break;
-            }
-        }
-        if self.id == 0 {
-            self.hold(setup);
-        }
-        self.publish();
-        result
-    }
-
-    /// The depth of the next iteration after `done`. The main worker goes
-    /// one ply at a time and says where it is; a helper with an odd id keeps
-    /// one ply ahead of it, so that the two do not search the same depth
-    /// (two threads against one, time to bench depth 13: 0.70 instead of
-    /// 0.81, mean of three alternating runs); other helpers go with the main
-    /// worker and fill the table for it.
-    fn next_depth(&self, done: u32, max_depth: u32) -> u32 {
-        let main = &self.shared.main_depth;
-        if self.id == 0 {
-            main.store(done + 1, Ordering::Relaxed);
-            return done + 1;
-        }
-        let ahead = (self.id % 2) as u32;
-        (done + 1).max((main.load(Ordering::Relaxed) + ahead).min(max_depth))
-    }
-
-    /// Never answer before the clock runs (ponder) or before a stop
-    /// (infinite analysis).
-    fn hold(&self, setup: &SearchSetup<R>) {
-        while !self.shared.control.stopped()
-            && (self.shared.control.pondering() || setup.limits.infinite)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-
-    /// The expected reply after `mv`, from the table.
-    fn ponder_after(&self, mv: Move) -> Option<Move> {
-        let next = self.root.play(mv);
-        let hint = self.shared.table.probe(next.key())?.hint;
-        next.legal_moves()
-            .iter()
-            .copied()
-            .find(|&m| hint.matches(m))
-    }
-
-    /// Searches one root line with a window around the previous score,
-    /// widening it on failure.
-    fn aspiration(&mut self, depth: i32, line: usize, guess: i32) -> i32 {
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && guess.abs() < MATE_BOUND {
-            (guess - delta, guess + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let score = self.root_search(depth, alpha, beta, line);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha && alpha > -INFINITY {
-                alpha = (alpha - delta).max(-INFINITY);
-            } else if score >= beta && beta < INFINITY {
-                beta = (beta + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta *= 3;
-        }
-    }
-
-    /// The root: moves before `line` are already reported lines and are
-    /// skipped; a move that raises alpha moves to the front of the rest.
-    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, line: usize) -> i32 {
-        let root = self.root;
-        let mut best = -INFINITY;
-        self.keys.push(root.key());
-        for i in line..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let child = root.play(mv);
-            let clocks = self.root_clocks.after(&root, mv, &child);
-            let mut score;
-            if i == line {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
-            } else {
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, clocks, false);
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha || i == line {
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend_from_slice(&self.pv[1]);
-                self.root_moves[line..=i].rotate_right(1);
-                if score > alpha {
-                    alpha = score;
-                }
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        self.keys.pop();
-        best
     }
 
     /// The static evaluation of `pos` from the side to move's view.
@@ -738,163 +489,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
-    /// Quiescence: a side that must capture captures (no standing pat);
-    /// otherwise the static score stands, unless the opponent threatens a
-    /// capture, in which case every move is tried once more (`threat` plies),
-    /// or a man can crown at once, in which case crowning is tried against
-    /// standing pat.
-    fn quiesce(
-        &mut self,
-        pos: &Position<R>,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        threat: u32,
-    ) -> i32 {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if first_king_made(pos) {
-            return -MATE + ply as i32;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
-        }
-        // Capture sequences of many kings branch widely and transpose often:
-        // there the table answers repeated positions. The threat budget
-        // changes the result, so it is part of the key (with the full budget
-        // the key is the position's own, shared with the main search). With
-        // few kings the table cost more than it saved: a 37-game match at
-        // 0.1 s a move scored 39% for the version that always used it.
-        let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
-        let key = if use_table {
-            pos.key() ^ ((self.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
-        } else {
-            0
-        };
-        let entry = if use_table {
-            self.shared.table.probe(key)
-        } else {
-            None
-        };
-        let hint = entry.map(|e| e.hint).unwrap_or_default();
-        if let Some(score) = entry.and_then(|e| cutoff(e, alpha, beta, ply)) {
-            return score;
-        }
-        let alpha_start = alpha;
-        let side = pos.side_to_move();
-        // Most positions here have no capture: a bitboard test says so
-        // more cheaply than the generator, and no move is listed then.
-        let must_capture = has_capture(pos);
-        let threatened = !must_capture && threat > 0 && side_has_capture(pos, side.opponent());
-        if !must_capture && !threatened {
-            if !has_quiet_move(pos) {
-                return no_move_score::<R>(ply);
-            }
-            let stand = self.evaluate(pos);
-            let crowning = crowning_squares(pos);
-            if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
-                return stand;
-            }
-            return self.try_crowning(pos, stand, crowning, alpha, beta, ply, threat);
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        if must_capture {
-            generate_captures(pos, &mut list);
-        } else {
-            // Threatened: every move is tried once more.
-            generate(pos, &mut list);
-            if list.is_empty() {
-                self.lists[ply] = list;
-                return no_move_score::<R>(ply);
-            }
-            let stand = self.evaluate(pos);
-            if stand >= beta + 200 {
-                self.lists[ply] = list;
-                return stand;
-            }
-        }
-        let mut best = -INFINITY;
-        let next_threat = if list.as_slice()[0].is_capture() {
-            threat
-        } else {
-            threat - 1
-        };
-        if let Some(first) = list.iter().position(|&m| hint.matches(m)) {
-            list.as_mut_slice().swap(0, first);
-        }
-        let mut best_move = None;
-        for i in 0..list.len() {
-            let mv = list.as_slice()[i];
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = list;
-        if use_table && !self.stopped {
-            self.store(key, best, (alpha_start, beta), ply, 0, best_move);
-        }
-        best
-    }
-
-    /// Quiescence of a quiet position where a man can crown at once
-    /// (`crowning`: the squares): a man that crowns can change the balance
-    /// more than the evaluation's advancement terms say, so each crowning
-    /// move is tried against standing pat (`stand`).
-    #[allow(clippy::too_many_arguments)]
-    fn try_crowning(
-        &mut self,
-        pos: &Position<R>,
-        stand: i32,
-        crowning: u64,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        threat: u32,
-    ) -> i32 {
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        generate(pos, &mut list);
-        let men = pos.men(pos.side_to_move());
-        let mut best = stand;
-        alpha = alpha.max(stand);
-        for i in 0..list.len() {
-            let mv = list.as_slice()[i];
-            if men & mv.from().mask() == 0 || crowning & mv.to().mask() == 0 {
-                continue;
-            }
-            let child = pos.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = list;
-        best
-    }
-
     /// Stores a node's result: its bound follows from the window it was
     /// searched with.
     fn store(
@@ -917,75 +511,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.shared
             .table
             .store(key, to_table(best, ply), depth, bound, hint);
-    }
-
-    /// Lists the moves of `pos` (its captures when it must capture) with
-    /// their ordering keys (the table's move first, then captures by the
-    /// kings they take, or killers, then history); returns how many there
-    /// are.
-    fn list_moves(
-        &self,
-        pos: &Position<R>,
-        must_capture: bool,
-        list: &mut MoveList,
-        order: &mut Vec<i32>,
-        hint: MoveHint,
-        ply: usize,
-    ) -> usize {
-        order.clear();
-        if must_capture {
-            generate_captures(pos, list);
-            let kings = pos.all_kings();
-            order.extend(list.iter().map(|&mv| {
-                if hint.matches(mv) {
-                    ORDER_HINT
-                } else {
-                    ORDER_CAPTURE + (mv.captured() & kings).count_ones() as i32
-                }
-            }));
-        } else {
-            generate_quiet(pos, list);
-            // Killers are quiet moves, so among quiet moves their two squares
-            // (their history index) name them.
-            let killers = self.killers[ply].map(history_index);
-            order.extend(list.iter().map(|&mv| {
-                let index = history_index(mv);
-                if hint.matches(mv) {
-                    ORDER_HINT
-                } else if index == killers[0] {
-                    ORDER_KILLER[0]
-                } else if index == killers[1] {
-                    ORDER_KILLER[1]
-                } else {
-                    self.history[index]
-                }
-            }));
-        }
-        list.len()
-    }
-
-    /// A quiet move caused a cut: remember it as a killer and in the history;
-    /// the quiet moves tried before it lose a little.
-    fn reward(&mut self, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
-        let bonus = depth * depth;
-        let slot = &mut self.history[history_index(mv)];
-        *slot += bonus;
-        if *slot > HISTORY_MAX {
-            for h in &mut self.history {
-                *h /= 2;
-            }
-        }
-        for &other in tried {
-            if !other.is_capture() {
-                let h = &mut self.history[history_index(other)];
-                *h = (*h - bonus / 2).max(-HISTORY_MAX);
-            }
-        }
     }
 }
 
@@ -1060,13 +585,6 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
         .any(|&d| R::Geometry::step(kings, d) & empty != 0)
 }
 
-/// The squares of the promotion row that a man of the side to move can
-/// step onto now.
-#[inline(always)]
-fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
-    man_steps(pos) & Position::<R>::promotion_row(pos.side_to_move())
-}
-
 /// The empty squares a man of the side to move can step onto.
 #[inline(always)]
 fn man_steps<R: Rules>(pos: &Position<R>) -> u64 {
@@ -1075,28 +593,6 @@ fn man_steps<R: Rules>(pos: &Position<R>) -> u64 {
     let [a, b] = side.forward();
     let men = pos.men(side);
     (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares()
-}
-
-#[inline(always)]
-fn history_index(mv: Move) -> usize {
-    mv.from().index() * 64 + mv.to().index()
-}
-
-/// Selection step: moves the best-ordered remaining move to `i` and returns it.
-#[inline(always)]
-fn pick(moves: &mut [Move], order: &mut [i32], i: usize) -> Move {
-    let order = &mut order[..moves.len()];
-    let mut best = i;
-    let mut top = order[i];
-    for (j, &key) in order.iter().enumerate().skip(i + 1) {
-        if key > top {
-            best = j;
-            top = key;
-        }
-    }
-    moves.swap(i, best);
-    order.swap(i, best);
-    moves[i]
 }
 
 /// The score of a table entry when its bound settles the node for the
