@@ -22,8 +22,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("eval", &["rules"]),
     // `egdb`: the endgame databases, which depend on `rules` only.
     ("search", &["rules", "eval", "egdb"]),
+    // The game record, clocks, move matching and PDN of a finished game;
+    // from the search only its `Limits` and `SearchSetup`.
+    ("referee", &["rules", "pdn", "search"]),
     // Nothing of the protocols, the arena, analysis, training or the CLI.
     ("engine", &["rules", "referee", "book", "eval", "search"]),
+    // The adapters over the engine, and the tools beside them.
+    ("protocol", &["rules", "referee", "engine"]),
+    ("dxp", &["rules", "referee", "engine"]),
+    ("arena", &["rules", "referee", "engine", "protocol"]),
+    ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
+    ("train", &["rules", "referee", "eval", "search"]),
 ];
 
 /// The `src/` directory.
