@@ -100,7 +100,8 @@ impl Control {
         self.started.lock().elapsed()
     }
 
-    /// Time since the search started, pondering included (for reports).
+    /// Time since the search started, pondering included (for reports and
+    /// the soft limit of a search that pondered).
     pub fn searching_for(&self) -> Duration {
         self.searching_since.elapsed()
     }

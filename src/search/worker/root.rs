@@ -128,9 +128,12 @@ impl<R: Rules> Worker<'_, R> {
                 scale = (scale * 0.85).max(0.6);
             }
             previous_score = Some(score);
+            // The soft limit counts the time spent pondering on the move
+            // that was played: the search is that much deeper already. The
+            // hard limit runs from the ponder-hit, when the clock started.
             if let Some(soft) = soft {
                 if !self.shared.control.pondering()
-                    && self.shared.control.elapsed().as_secs_f64()
+                    && self.shared.control.searching_for().as_secs_f64()
                         > soft.as_secs_f64() * scale * 0.55
                 {
                     break;
