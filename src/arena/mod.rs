@@ -454,3 +454,23 @@ fn forfeit(mut record: GameRecord, side: Side, failure: Failure, why: String) ->
     record.failure = Some(failure);
     record
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinking_times_add_up_and_keep_the_longest() {
+        let ms = Duration::from_millis;
+        let mut first = ThinkTimes::default();
+        assert_eq!(first.mean(), None);
+        first.add(ms(100));
+        first.add(ms(300));
+        let mut second = ThinkTimes::default();
+        second.add(ms(200));
+        first.merge(&second);
+        assert_eq!(first.moves, 3);
+        assert_eq!(first.mean(), Some(ms(200)));
+        assert_eq!(first.max, ms(300));
+    }
+}
