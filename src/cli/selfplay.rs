@@ -127,12 +127,13 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         patterns,
     };
     eprintln!(
-        "selfplay {kind}: {} games (shard {}/{}), {} nodes a move, {} random plies, {threads} threads, into {}",
+        "selfplay {kind}: {} games (shard {}/{}), {} nodes a move, {} random plies, {threads} {}, into {}",
         args.games,
         args.shard.0,
         args.shard.1,
         args.nodes,
         config.random_plies,
+        if threads == 1 { "thread" } else { "threads" },
         args.out.display()
     );
     let terminal = std::io::stderr().is_terminal();
