@@ -139,8 +139,11 @@ impl<R: Rules> Worker<'_, R> {
                     break;
                 }
             }
+            // A proven win or loss ends the search early, but a fixed move
+            // time is used to the end: it cannot be saved for later moves.
             if score.abs() > MATE_BOUND
                 && !setup.limits.infinite
+                && setup.limits.move_time.is_none()
                 && (MATE - score.abs()) as u32 + 2 < depth
             {
                 break;
