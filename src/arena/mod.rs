@@ -1,6 +1,7 @@
-//! Engine-versus-engine matches between Hub engines, refereed by the rules
-//! core: every reply is checked for legality, games end by the rules of the
-//! variant (or by optional adjudication), clocks are kept by the referee.
+//! Engine-versus-engine matches between Hub engines, refereed by the
+//! `referee`: every reply is checked for legality, games end by the rules
+//! of the variant (or by optional adjudication), each side's `Clock` is
+//! kept by the match, never by the engines.
 //!
 //! Game `i` plays opening `i / 2` (cycling through the set); the first
 //! engine has White in even games, so every opening is played with both
