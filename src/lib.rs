@@ -17,6 +17,7 @@ pub mod arena;
 pub mod book;
 pub mod cli;
 pub mod dxp;
+pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod pdn;

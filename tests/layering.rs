@@ -20,13 +20,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("pdn", &["rules"]),
     ("book", &["rules"]),
     ("eval", &["rules"]),
-    // `egdb`: the endgame databases, which depend on `rules` only.
+    // The endgame databases: built and probed over the rules alone.
+    ("egdb", &["rules"]),
     ("search", &["rules", "eval", "egdb"]),
     // The game record, clocks, move matching and PDN of a finished game;
     // from the search only its `Limits` and `SearchSetup`.
     ("referee", &["rules", "pdn", "search"]),
     // Nothing of the protocols, the arena, analysis, training or the CLI.
-    ("engine", &["rules", "referee", "book", "eval", "search"]),
+    (
+        "engine",
+        &["rules", "referee", "book", "eval", "search", "egdb"],
+    ),
     // The adapters over the engine, and the tools beside them.
     ("protocol", &["rules", "referee", "engine"]),
     ("dxp", &["rules", "referee", "engine"]),

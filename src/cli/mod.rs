@@ -15,6 +15,7 @@ pub mod bench;
 mod book;
 pub mod cpu;
 mod dxp;
+mod egdb;
 mod game;
 mod hub;
 mod matches;
@@ -103,6 +104,8 @@ pub enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the pattern weights to self-play data; writes a weights file.
     Train(train::TrainArgs),
+    /// Endgame databases: build them by retrograde analysis, probe them.
+    Egdb(egdb::EgdbArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -120,6 +123,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Egdb(args)) => egdb::run(&args),
     }
 }
 

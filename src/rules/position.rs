@@ -211,6 +211,18 @@ impl<R: Rules> Position<R> {
         pos
     }
 
+    /// Builds a position from bitboards that the caller knows to keep every
+    /// invariant of the type (checked in debug builds): for generators that
+    /// enumerate positions by the million, where [`Position::from_bits`]
+    /// would check each one.
+    pub fn from_trusted_bits(white: u64, black: u64, kings: u64, side: Side) -> Position<R> {
+        debug_assert!(
+            Position::<R>::from_bits(white, black, kings, side).is_ok(),
+            "not a position: {white:#x} {black:#x} {kings:#x}"
+        );
+        Position::from_bits_unchecked(white, black, kings, side)
+    }
+
     /// Builds a position from bitboards (each side's pieces, the kings among
     /// them), checking every invariant of the type: for positions read back
     /// from files written by [`Position::pieces`] and [`Position::all_kings`].

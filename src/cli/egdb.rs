@@ -1,0 +1,183 @@
+//! `tempo egdb`: build the endgame databases, and probe them.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use super::VariantArg;
+use crate::egdb::{build, BuildEvent, Egdb, Value};
+use crate::rules::notation::{format_move, parse_position};
+use crate::rules::{MoveStyle, Rules, VariantKind};
+
+/// Arguments of `tempo egdb`.
+#[derive(Debug, Args)]
+pub struct EgdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: EgdbAction,
+}
+
+/// The `egdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum EgdbAction {
+    /// Build every slice of up to --pieces pieces (slices on disk are kept).
+    Build(BuildArgs),
+    /// Print the value of a position and of each of its moves.
+    Probe(ProbeArgs),
+}
+
+/// Where the tables are and which.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// The variant.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Most pieces on the board.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=8))]
+    pub pieces: u32,
+    /// The directory of the table files.
+    #[arg(long, value_name = "PATH", default_value = "egdb")]
+    pub dir: PathBuf,
+}
+
+/// Arguments of `tempo egdb build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Which tables, where.
+    #[command(flatten)]
+    pub tables: TablesArgs,
+    /// Worker threads [default: one per processor].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+}
+
+/// Arguments of `tempo egdb probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// Which tables, where.
+    #[command(flatten)]
+    pub tables: TablesArgs,
+    /// The position, as a FEN or Hub position string.
+    #[arg(long)]
+    pub fen: String,
+}
+
+/// Runs `tempo egdb`.
+pub fn run(args: &EgdbArgs) -> Result<ExitCode, String> {
+    match &args.action {
+        EgdbAction::Build(a) => {
+            let kind = VariantKind::from(a.tables.variant);
+            crate::rules::with_rules!(kind, R => run_build::<R>(a))
+        }
+        EgdbAction::Probe(a) => {
+            let kind = VariantKind::from(a.tables.variant);
+            crate::rules::with_rules!(kind, R => run_probe::<R>(a))
+        }
+    }
+}
+
+fn run_build<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
+    Egdb::<R>::supports().map_err(|e| e.to_string())?;
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n as usize);
+    }
+    let pool = pool.build().map_err(|e| format!("thread pool: {e}"))?;
+    let t = &args.tables;
+    eprintln!(
+        "egdb build {}: up to {} pieces into {} on {} threads",
+        R::NAME,
+        t.pieces,
+        t.dir.display(),
+        pool.current_num_threads()
+    );
+    let started = Instant::now();
+    let live = std::io::stderr().is_terminal();
+    let mut last_line = Instant::now() - Duration::from_secs(10);
+    let mut total_bytes = 0u64;
+    let mut built = 0usize;
+    let mut report = |event: &BuildEvent| match event {
+        BuildEvent::Loaded { material } => eprintln!("slice {material}: on disk, kept"),
+        BuildEvent::Started {
+            material,
+            positions,
+            done,
+            total,
+        } => {
+            eprintln!(
+                "slice {material} and its partner ({done}/{total} slices done): {positions} positions"
+            );
+        }
+        BuildEvent::Ply {
+            material,
+            ply,
+            decided,
+        } => {
+            if last_line.elapsed() >= Duration::from_secs(1) {
+                last_line = Instant::now();
+                let line = format!(
+                    "  slice {material}: ply {ply}, {decided} decided, {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+                if live {
+                    eprint!("\r{line}   ");
+                    let _ = std::io::stderr().flush();
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+        }
+        BuildEvent::Finished {
+            material,
+            census: [w, d, l],
+            seconds,
+            bytes,
+        } => {
+            built += 1;
+            total_bytes += bytes;
+            if live {
+                eprint!("\r");
+            }
+            eprintln!(
+                "slice {material}: {w} won, {d} drawn, {l} lost for the side to move; {seconds:.1} s, {bytes} bytes with its partner"
+            );
+        }
+    };
+    let db = pool
+        .install(|| build::<R>(&t.dir, t.pieces, &mut report))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "done: {} slice pairs built ({} bytes), all slices of up to {} pieces ready, {:.1} s",
+        built,
+        total_bytes,
+        db.pieces(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_probe<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
+    let t = &args.tables;
+    let pos = parse_position::<R>(&args.fen).map_err(|e| format!("--fen: {e}"))?;
+    let pieces = pos.occupied().count_ones();
+    if pieces > t.pieces {
+        return Err(format!(
+            "--fen: {pieces} pieces, more than the {} of --pieces",
+            t.pieces
+        ));
+    }
+    let db = Egdb::<R>::load(&t.dir, t.pieces).map_err(|e| e.to_string())?;
+    let value = db
+        .probe(&pos)
+        .ok_or("--fen: the side not to move has no pieces: the game is over")?;
+    outln!("{value}");
+    for &mv in pos.legal_moves().iter() {
+        let after = db.probe(&pos.play(mv)).map(Value::before_move);
+        let text = after.map_or("game over".to_string(), |v| v.to_string());
+        outln!("{} {text}", format_move::<R>(mv, MoveStyle::Hub));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,168 @@
+//! Table files: one per slice, `VARIANT-MATERIAL.egdb` in the database
+//! directory (`international-2011.egdb`).
+//!
+//! Layout, integers little-endian:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `TEMPOEGD` |
+//! | 4 | format version, 1 |
+//! | 16 | variant name, padded with zero bytes |
+//! | 4 | material: White men, White kings, Black men, Black kings |
+//! | 8 | number of entries, the slice's index size |
+//! | entries | one byte per index (see `Value::encode`; 255: no position) |
+//! | 8 | FNV-1a 64 checksum of everything before it |
+//!
+//! A table is written to `NAME.tmp` and renamed when complete, so a file
+//! with the final name is always a finished one; a reader checks every
+//! field and the checksum before it believes one.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::rules::Rules;
+
+use super::{EgdbError, Material};
+
+const MAGIC: &[u8; 8] = b"TEMPOEGD";
+const VERSION: u32 = 1;
+const NAME_BYTES: usize = 16;
+const HEADER_BYTES: usize = 8 + 4 + NAME_BYTES + 4 + 8;
+
+/// The path of a slice's table.
+pub fn path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
+    dir.join(format!("{}-{m}.egdb", R::NAME))
+}
+
+/// FNV-1a, 64 bits.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+fn header<R: Rules>(m: Material, entries: u64) -> Vec<u8> {
+    let mut h = Vec::with_capacity(HEADER_BYTES);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; NAME_BYTES];
+    name[..R::NAME.len()].copy_from_slice(R::NAME.as_bytes());
+    h.extend_from_slice(&name);
+    h.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
+    h.extend_from_slice(&entries.to_le_bytes());
+    h
+}
+
+/// Writes a finished table; returns its size in bytes.
+pub fn write<R: Rules>(dir: &Path, m: Material, values: &[u8]) -> Result<u64, EgdbError> {
+    let final_path = path::<R>(dir, m);
+    let tmp = final_path.with_extension("tmp");
+    let io_error = |e: io::Error| EgdbError::Io(tmp.clone(), e);
+    let header = header::<R>(m, values.len() as u64);
+    let mut sum = Fnv::new();
+    sum.update(&header);
+    sum.update(values);
+    let mut out = BufWriter::new(fs::File::create(&tmp).map_err(io_error)?);
+    out.write_all(&header).map_err(io_error)?;
+    out.write_all(values).map_err(io_error)?;
+    out.write_all(&sum.0.to_le_bytes()).map_err(io_error)?;
+    let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
+    file.sync_all().map_err(io_error)?;
+    fs::rename(&tmp, &final_path).map_err(|e| EgdbError::Io(final_path.clone(), e))?;
+    Ok((HEADER_BYTES + values.len() + 8) as u64)
+}
+
+/// Whether a slice's finished table is on disk (not checked).
+pub fn exists<R: Rules>(dir: &Path, m: Material) -> bool {
+    path::<R>(dir, m).is_file()
+}
+
+/// Reads and checks a slice's table of `entries` entries.
+pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Box<[u8]>, EgdbError> {
+    let path = path::<R>(dir, m);
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(EgdbError::Missing(path)),
+        Err(e) => return Err(EgdbError::Io(path, e)),
+    };
+    let bad = |why: String| EgdbError::BadFile(path.clone(), why);
+    if bytes.len() < HEADER_BYTES + 8 || &bytes[..8] != MAGIC {
+        return Err(bad("no tempo endgame table header".into()));
+    }
+    let expected = header::<R>(m, entries);
+    if bytes[..HEADER_BYTES] != expected[..] {
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads {VERSION}"
+            )));
+        }
+        return Err(bad(format!(
+            "the header is not that of {} slice {m} with {entries} entries",
+            R::NAME
+        )));
+    }
+    if bytes.len() != HEADER_BYTES + entries as usize + 8 {
+        return Err(bad(format!(
+            "{} bytes, {} expected (cut short?)",
+            bytes.len(),
+            HEADER_BYTES + entries as usize + 8
+        )));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let mut sum = Fnv::new();
+    sum.update(body);
+    if sum.0.to_le_bytes() != tail {
+        return Err(bad("checksum mismatch (damaged file)".into()));
+    }
+    Ok(body[HEADER_BYTES..].into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Brazilian, International};
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tempo-egdb-{name}-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_table_round_trips_and_a_damaged_one_is_refused() {
+        let dir = scratch("file");
+        let m: Material = "1001".parse().unwrap();
+        let values: Vec<u8> = (0..1000u32).map(|i| (i % 7) as u8).collect();
+        write::<International>(&dir, m, &values).unwrap();
+        assert_eq!(&*read::<International>(&dir, m, 1000).unwrap(), &values[..]);
+        // Another size, another variant: refused.
+        let e = read::<International>(&dir, m, 999).unwrap_err();
+        assert!(e.to_string().contains("not that of"), "{e}");
+        fs::copy(path::<International>(&dir, m), path::<Brazilian>(&dir, m)).unwrap();
+        let e = read::<Brazilian>(&dir, m, 1000).unwrap_err();
+        assert!(e.to_string().contains("brazilian slice 1001"), "{e}");
+        // One byte changed, then the file cut: refused.
+        let p = path::<International>(&dir, m);
+        let mut bytes = fs::read(&p).unwrap();
+        bytes[HEADER_BYTES + 10] ^= 1;
+        fs::write(&p, &bytes).unwrap();
+        let e = read::<International>(&dir, m, 1000).unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        fs::write(&p, &bytes[..500]).unwrap();
+        let e = read::<International>(&dir, m, 1000).unwrap_err();
+        assert!(e.to_string().contains("cut short"), "{e}");
+        let e = read::<International>(&dir, "2002".parse().unwrap(), 5).unwrap_err();
+        assert!(matches!(e, EgdbError::Missing(_)), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
