@@ -7,9 +7,11 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use super::endgame::AnyTables;
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
+use crate::egdb::Egdb;
 use crate::eval::Patterns;
 use crate::referee::{squares_of, Game, GameResult};
 use crate::rules::draw::DrawSettings;
@@ -51,6 +53,8 @@ pub(super) struct SearchTools {
     pub table: Arc<Table>,
     /// The pattern weights of the variant.
     pub patterns: Arc<Patterns>,
+    /// The endgame tables of the variant, if loaded (an `Egdb<R>`).
+    pub egdb: Option<AnyTables>,
 }
 
 /// A move taken from the book, ready to report.
@@ -146,7 +150,11 @@ impl<R: Rules> VariantGame for GameState<R> {
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
-        let SearchTools { table, patterns } = tools;
+        let SearchTools {
+            table,
+            patterns,
+            egdb,
+        } = tools;
         let result = self.game.result();
         if result.is_over() && !matches!(result, GameResult::Draw(_)) {
             return Err(EngineError::GameOver(result.describe()));
@@ -161,6 +169,7 @@ impl<R: Rules> VariantGame for GameState<R> {
         setup.search_single_move = mode == GoMode::Analyze;
         setup.threat_plies = options.threat_plies as u32;
         setup.patterns = patterns;
+        setup.egdb = egdb.and_then(|tables| tables.downcast::<Egdb<R>>().ok());
         setup.contempt = if mode == GoMode::Analyze {
             0
         } else {

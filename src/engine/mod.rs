@@ -18,6 +18,7 @@
 //! position, the table and the books change only while no search runs.
 
 pub mod draw_params;
+mod endgame;
 mod game_state;
 pub mod types;
 
@@ -33,6 +34,8 @@ use crate::rules::draw::{prepare_certain_draw, prepare_certain_draw_for, DrawSet
 use crate::rules::{International, Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::Control;
+use endgame::EndgameTables;
+pub use endgame::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use game_state::{new_game_state, typed_game_state, BookHit, SearchTools, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
@@ -119,6 +122,8 @@ pub struct EngineHost {
     /// Pattern weights files set by the user, per variant, with the weights
     /// read from each; a variant not listed uses its built-in weights.
     eval_files: Vec<(VariantKind, String, Arc<Patterns>)>,
+    /// Endgame databases.
+    endgame: EndgameTables,
     /// State of the generator that picks among close book moves.
     random: u64,
 }
@@ -160,6 +165,7 @@ impl EngineHost {
             running: None,
             book_files: Vec::new(),
             eval_files: Vec::new(),
+            endgame: EndgameTables::new(),
             random: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
@@ -254,6 +260,19 @@ impl EngineHost {
                 help: "pattern weights of this variant (tempo train); empty = the built-in ones"
                     .to_string(),
             },
+            Param {
+                name: "egdb-path".to_string(),
+                kind: ParamKind::String,
+                value: self.endgame.path().to_string(),
+                help: "directory of the endgame tables (tempo egdb build); empty = none".to_string(),
+            },
+            int(
+                "egdb-pieces",
+                self.endgame.pieces() as usize,
+                2,
+                MAX_EGDB_PIECES as usize,
+                "most pieces of the endgame tables loaded",
+            ),
             int(
                 "book-margin",
                 self.options.book_margin as usize,
@@ -307,6 +326,7 @@ impl EngineHost {
                     self.variant = kind;
                     self.game = new_game_state(kind, self.draw_settings());
                     self.clear_table();
+                    self.endgame.reload(kind);
                 }
             }
             "threads" => self.options.threads = number(1, MAX_THREADS)?,
@@ -350,6 +370,11 @@ impl EngineHost {
                     self.book_files
                         .push((kind, path.to_string(), Arc::new(book)));
                 }
+            }
+            "egdb-path" => self.endgame.set_path(value, self.variant),
+            "egdb-pieces" => {
+                let pieces = number(2, MAX_EGDB_PIECES as usize)? as u32;
+                self.endgame.set_pieces(pieces, self.variant);
             }
             "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
             "eval-file" => {
@@ -496,9 +521,14 @@ impl EngineHost {
                 }
             }
         }
+        if let Some(note) = self.endgame.take_note() {
+            // Nobody listening is no reason to refuse the search.
+            let _ = events.send(EngineEvent::Note(note));
+        }
         let tools = SearchTools {
             table: Arc::clone(&self.table),
             patterns: self.patterns(),
+            egdb: self.endgame.tables(),
         };
         let handle = self.game.start_search(
             tools,

@@ -99,6 +99,9 @@ impl SearchInfo {
 pub enum EngineEvent {
     /// Progress.
     Info(SearchInfo),
+    /// A note for the user, sent before a search (endgame tables loaded,
+    /// or missing and not used).
+    Note(String),
     /// The search is over; sent exactly once per `go`. `best` is `None`
     /// only when the position has no legal move.
     Done {

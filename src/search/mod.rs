@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
+use crate::egdb::Egdb;
 use crate::eval::weights_file::builtin;
 use crate::eval::Patterns;
 use crate::rules::draw::{DrawClocks, DrawSettings};
@@ -136,6 +137,9 @@ pub struct SearchSetup<R: Rules> {
     /// The learned pattern weights the evaluation adds to its hand terms
     /// (the variant's built-in set unless a weights file was loaded).
     pub patterns: Arc<Patterns>,
+    /// Endgame databases: a node within them scores their value (`None`:
+    /// no databases).
+    pub egdb: Option<Arc<Egdb<R>>>,
 }
 
 impl<R: Rules> SearchSetup<R> {
@@ -153,6 +157,7 @@ impl<R: Rules> SearchSetup<R> {
             contempt: 0,
             threat_plies: 0,
             patterns: builtin(R::KIND),
+            egdb: None,
         }
     }
 }

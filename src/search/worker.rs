@@ -20,6 +20,7 @@ use once_cell::sync::Lazy;
 
 use super::tt::{Bound, MoveHint};
 use super::{SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
 use crate::rules::movegen::{count_moves, has_capture, legal_quiet_move, side_has_capture};
@@ -71,6 +72,10 @@ pub(super) struct Worker<'a, R: Rules> {
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
     patterns: Arc<Patterns>,
+    /// Endgame databases, if loaded.
+    egdb: Option<Arc<Egdb<R>>>,
+    /// Pieces at or below which a node is looked up in `egdb` (0: none).
+    egdb_pieces: u32,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -98,6 +103,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             threat_plies: setup.threat_plies,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.patterns),
+            egdb: setup.egdb.clone(),
+            egdb_pieces: setup.egdb.as_ref().map_or(0, |db| db.pieces()),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -108,6 +115,30 @@ impl<'a, R: Rules> Worker<'a, R> {
     #[inline(always)]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
         evaluate_learned(pos, &self.patterns)
+    }
+
+    /// The score of a position within the endgame databases, as a mate
+    /// score at its exact distance. With kings alone on the board, a
+    /// decided position whose distance is longer than the plies the draw
+    /// clocks leave (`plies_until_draw`) scores a draw: the count would end
+    /// the game first. (A capture on the way may restart the count, so this
+    /// errs toward the draw. With men on the board a man's move restarts
+    /// it, and the distance stands.)
+    #[inline]
+    fn egdb_score(
+        &self,
+        pos: &Position<R>,
+        ply: usize,
+        plies_until_draw: Option<u32>,
+    ) -> Option<i32> {
+        let value = self.egdb.as_ref()?.probe(pos)?;
+        let kings_only = pos.all_kings() == pos.occupied();
+        let cut_short = |d: u32| kings_only && plies_until_draw.is_some_and(|left| d > left);
+        Some(match value {
+            Value::Win(d) if !cut_short(d) => MATE - (ply as i32 + d as i32),
+            Value::Loss(d) if !cut_short(d) => -MATE + ply as i32 + d as i32,
+            _ => self.draw_score(pos),
+        })
     }
 
     /// Counts a node; every `CHECK_EVERY` nodes publishes the count and
@@ -252,6 +283,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         let plies_until_draw = clocks.plies_until_draw(&self.draw);
         if plies_until_draw == Some(0) {
             return self.draw_score(pos);
+        }
+        // 4a. Endgame databases: the exact value, a win or loss that the
+        // draw clocks would cut short scoring a draw.
+        if pos.occupied().count_ones() <= self.egdb_pieces {
+            if let Some(score) = self.egdb_score(pos, ply, plies_until_draw) {
+                return score;
+            }
         }
         // 5. Transposition table; the key includes the draw clocks when a
         // draw rule is near enough to change the result.

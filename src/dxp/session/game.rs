@@ -253,7 +253,7 @@ impl Session<'_> {
         event: Option<EngineEvent>,
     ) -> Result<Option<(Ending, After)>, SessionError> {
         let best = match event {
-            Some(EngineEvent::Info(_)) => return Ok(None),
+            Some(EngineEvent::Info(_) | EngineEvent::Note(_)) => return Ok(None),
             Some(EngineEvent::Done { best, .. }) => best,
             None => None,
         };

@@ -33,8 +33,8 @@ use std::time::Instant;
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 
 use super::codec::{
-    format_done, format_error, format_id, format_info, format_param, parse_command, HubCommand,
-    LevelState,
+    format_done, format_error, format_id, format_info, format_note, format_param, parse_command,
+    HubCommand, LevelState,
 };
 use crate::engine::{EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
 
@@ -371,6 +371,7 @@ impl<W: Write> Session<W> {
     fn on_event(&mut self, event: EngineEvent) -> io::Result<()> {
         match event {
             EngineEvent::Info(info) => self.send(&format_info(&info)),
+            EngineEvent::Note(text) => self.send(&format_note(&text)),
             EngineEvent::Done { best, ponder } => {
                 self.engine.wait();
                 self.search = None;

@@ -111,6 +111,13 @@ pub fn format_done(best: Option<&MoveSquares>, ponder: Option<&MoveSquares>) -> 
     line
 }
 
+/// `info message="..."`: a note from the engine (tables loaded or missing).
+pub fn format_note(message: &str) -> String {
+    let mut line = String::from("info");
+    push_arg(&mut line, "message", message);
+    line
+}
+
 /// `error message="..."`.
 pub fn format_error(message: &str) -> String {
     let mut line = String::from("error");

@@ -29,7 +29,7 @@ mod tokens;
 use std::time::Duration;
 
 pub use command::{parse_command, CommandError, HubCommand, LevelUpdate};
-pub use format::{format_done, format_error, format_id, format_info, format_param};
+pub use format::{format_done, format_error, format_id, format_info, format_note, format_param};
 pub use level::{format_level, LevelState};
 pub use tokens::{parse_args, split_command, value_of, Arg, SyntaxError};
 
