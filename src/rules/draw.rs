@@ -410,22 +410,40 @@ impl DrawClocks {
     /// whether the clocks matter within its horizon.
     #[inline]
     pub fn plies_until_draw(&self, settings: &DrawSettings) -> Option<u32> {
-        let left = |plies: Option<u32>, moves: u32| match (plies, moves) {
-            (Some(plies), 1..) => Some(moves.saturating_mul(2).saturating_sub(plies)),
-            _ => None,
-        };
-        let nearer = |a: Option<u32>, b: Option<u32>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, None) => a,
-            (None, b) => b,
-        };
         nearer(
-            nearer(
-                left(self.short_endgame_plies(), settings.short_endgame_moves),
-                left(self.long_endgame_plies(), settings.long_endgame_moves),
-            ),
-            left(Some(self.reversible_plies()), settings.king_moves),
+            self.plies_until_endgame_draw(settings),
+            plies_left(Some(self.reversible_plies()), settings.king_moves),
         )
+    }
+
+    /// Like [`DrawClocks::plies_until_draw`], for the short and long
+    /// endgame rules alone (the counts a man's move does not restart).
+    #[inline]
+    pub fn plies_until_endgame_draw(&self, settings: &DrawSettings) -> Option<u32> {
+        nearer(
+            plies_left(self.short_endgame_plies(), settings.short_endgame_moves),
+            plies_left(self.long_endgame_plies(), settings.long_endgame_moves),
+        )
+    }
+}
+
+/// Plies left on a count of `moves` moves a side that has run `plies`
+/// plies (`None`: not running, or the rule off).
+#[inline]
+fn plies_left(plies: Option<u32>, moves: u32) -> Option<u32> {
+    match (plies, moves) {
+        (Some(plies), 1..) => Some(moves.saturating_mul(2).saturating_sub(plies)),
+        _ => None,
+    }
+}
+
+/// The smaller of two optional counts.
+#[inline]
+fn nearer(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

@@ -3,7 +3,7 @@
 //! Iterative deepening and the root are in `root`, quiescence in `quiesce`,
 //! move ordering and history in `ordering`.
 //!
-//! Node steps (numbered in `negamax`): horizon → draws → mate-distance
+//! Node steps (numbered in `negamax`): endgame tables → horizon → draws → mate-distance
 //! pruning → whether any move exists (none = loss), rule draws → table
 //! probe → reverse futility → the table's quiet move, then the listed moves
 //! (a forced reply costs no depth) in an ordered PVS loop with late-move
@@ -117,23 +117,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         evaluate_learned(pos, &self.patterns)
     }
 
-    /// The score of a position within the endgame databases, as a mate
-    /// score at its exact distance. With kings alone on the board, a
-    /// decided position whose distance is longer than the plies the draw
-    /// clocks leave (`plies_until_draw`) scores a draw: the count would end
-    /// the game first. (A capture on the way may restart the count, so this
-    /// errs toward the draw. With men on the board a man's move restarts
-    /// it, and the distance stands.)
+    /// The score of a position within the endgame tables, as a mate score
+    /// at its exact distance (`None` outside them). A win or loss longer
+    /// than the plies the draw clocks leave scores a draw: the count would
+    /// end the game first. With men on the board a man's move restarts the
+    /// king-move count, so then only the endgame counts are held against
+    /// the distance (unless a rule draws the game now). A capture on the
+    /// way restarts the counts, so this errs toward the draw.
     #[inline]
-    fn egdb_score(
-        &self,
-        pos: &Position<R>,
-        ply: usize,
-        plies_until_draw: Option<u32>,
-    ) -> Option<i32> {
+    fn egdb_score(&self, pos: &Position<R>, ply: usize, clocks: &DrawClocks) -> Option<i32> {
         let value = self.egdb.as_ref()?.probe(pos)?;
-        let kings_only = pos.all_kings() == pos.occupied();
-        let cut_short = |d: u32| kings_only && plies_until_draw.is_some_and(|left| d > left);
+        let all_counts = clocks.plies_until_draw(&self.draw);
+        let left = if pos.all_kings() == pos.occupied() || all_counts == Some(0) {
+            all_counts
+        } else {
+            clocks.plies_until_endgame_draw(&self.draw)
+        };
+        let cut_short = |d: u32| left.is_some_and(|left| d > left);
         Some(match value {
             Value::Win(d) if !cut_short(d) => MATE - (ply as i32 + d as i32),
             Value::Loss(d) if !cut_short(d) => -MATE + ply as i32 + d as i32,
@@ -239,6 +239,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         clocks: DrawClocks,
         pv_node: bool,
     ) -> i32 {
+        // 0. Endgame tables, at any depth: the exact value.
+        if pos.occupied().count_ones() <= self.egdb_pieces {
+            if let Some(score) = self.egdb_score(pos, ply, &clocks) {
+                self.count_node();
+                return score;
+            }
+        }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, self.threat_plies);
@@ -283,13 +290,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         let plies_until_draw = clocks.plies_until_draw(&self.draw);
         if plies_until_draw == Some(0) {
             return self.draw_score(pos);
-        }
-        // 4a. Endgame databases: the exact value, a win or loss that the
-        // draw clocks would cut short scoring a draw.
-        if pos.occupied().count_ones() <= self.egdb_pieces {
-            if let Some(score) = self.egdb_score(pos, ply, plies_until_draw) {
-                return score;
-            }
         }
         // 5. Transposition table; the key includes the draw clocks when a
         // draw rule is near enough to change the result.

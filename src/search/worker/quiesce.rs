@@ -2,6 +2,7 @@
 //! below the horizon of the tree search.
 
 use super::{cutoff, first_king_made, has_quiet_move, man_steps, no_move_score, Worker};
+use crate::rules::draw::DrawClocks;
 use crate::rules::movegen::{generate, generate_captures, has_capture, side_has_capture};
 use crate::rules::{Goal, Position, Rules};
 use crate::search::{INFINITY, MATE, MAX_PLY};
@@ -36,6 +37,13 @@ impl<R: Rules> Worker<'_, R> {
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
+        }
+        // Within the endgame tables (reached by a capture, which starts the
+        // draw counts afresh): the exact value.
+        if pos.occupied().count_ones() <= self.egdb_pieces {
+            if let Some(score) = self.egdb_score(pos, ply, &DrawClocks::start(pos)) {
+                return score;
+            }
         }
         // Capture sequences of many kings branch widely and transpose often:
         // there the table answers repeated positions. The threat budget
