@@ -19,16 +19,17 @@ use tempo::train::data::{read_file as read_data, DataWriter};
 use tempo::train::fit::{fit, FitConfig, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
 
-/// The state of each window worked out square by square: window (k, j)
-/// covers rows 2j..2j+3 and, on each row, the squares k and k+1 counted
-/// from the row's left; its base-3 digits follow the square numbers.
-fn states_one_by_one(per_row: u32, rows: u32, own: u64, other: u64) -> Vec<u16> {
+/// The state of each window `pairs` row pairs high worked out square by
+/// square: window (k, j) covers rows 2j..2j+2*pairs-1 and, on each row, the
+/// squares k and k+1 counted from the row's left; its base-3 digits follow
+/// the square numbers.
+fn states_one_by_one(per_row: u32, rows: u32, pairs: u32, own: u64, other: u64) -> Vec<u32> {
     let mut states = Vec::new();
-    for j in 0..rows / 2 - 1 {
+    for j in 0..rows / 2 + 1 - pairs {
         for k in 0..per_row - 1 {
             let mut state = 0u32;
             let mut place = 1u32;
-            for row in 2 * j..2 * j + 4 {
+            for row in 2 * j..2 * (j + pairs) {
                 for col in [k, k + 1] {
                     let s = row * per_row + col;
                     let bit = 1u64 << (s + row / 2);
@@ -43,7 +44,7 @@ fn states_one_by_one(per_row: u32, rows: u32, own: u64, other: u64) -> Vec<u16> 
                     place *= 3;
                 }
             }
-            states.push(state as u16);
+            states.push(state);
         }
     }
     states
@@ -59,11 +60,15 @@ proptest! {
     #[test]
     fn window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
         let (own, other) = split::<Board10>(a, b);
-        let fast = window_states::<Board10, 16>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, own, other));
+        let fast = window_states::<Board10, 16, 2>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, 2, own, other));
+        let fast = window_states::<Board10, 12, 3>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, 3, own, other));
         let (own, other) = split::<Board8>(a, b);
-        let fast = window_states::<Board8, 9>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, own, other));
+        let fast = window_states::<Board8, 9, 2>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 2, own, other));
+        let fast = window_states::<Board8, 6, 3>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 3, own, other));
     }
 }
 
@@ -135,6 +140,10 @@ fn the_evaluation_is_colour_symmetric() {
     assert!(symmetric_in_random_games::<International>(&ten) > 1000);
     let eight = random_patterns(Layout::of::<Board8>(), 11);
     assert!(symmetric_in_random_games::<Brazilian>(&eight) > 1000);
+    let tall = random_patterns(Layout::tall::<Board10>(), 13);
+    assert!(symmetric_in_random_games::<International>(&tall) > 1000);
+    let tall = random_patterns(Layout::tall::<Board8>(), 17);
+    assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
@@ -170,6 +179,11 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let path = scratch("w.tpw");
     write_file(kind, &patterns, &path).unwrap();
     assert_eq!(read_file(kind, &path).unwrap(), patterns);
+    // Tall windows round-trip too, and keep their shape.
+    let tall = random_patterns(Layout::tall::<Board8>(), 6);
+    let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
+    assert_eq!(read, tall);
+    assert_eq!(read.layout(), Layout::tall::<Board8>());
     // Another variant's file.
     let err = read_file(VariantKind::Brazilian, &path)
         .unwrap_err()

@@ -50,9 +50,24 @@ pub struct TrainArgs {
     /// Seed of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Weights to start from [default: all 0].
+    /// Weights to start from [default: all 0]; their window shape is kept.
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
+    /// Window shape: 4x4 (8 squares, 6,561 states a window) or 4x6 (12
+    /// squares, 531,441 states: more to learn, more data needed).
+    #[arg(long, value_enum, default_value = "4x4")]
+    pub windows: WindowShape,
+}
+
+/// The window shapes `tempo train` can fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WindowShape {
+    /// 4 files by 4 rows.
+    #[value(name = "4x4")]
+    Small,
+    /// 4 files by 6 rows.
+    #[value(name = "4x6")]
+    Tall,
 }
 
 /// Runs `tempo train`.
@@ -68,7 +83,15 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
 
 fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
-    let layout = Layout::of::<R::Geometry>();
+    let start = match &args.init {
+        Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let layout = match (&start, args.windows) {
+        (Some(weights), _) => weights.layout(),
+        (None, WindowShape::Small) => Layout::of::<R::Geometry>(),
+        (None, WindowShape::Tall) => Layout::tall::<R::Geometry>(),
+    };
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let mut games = 0u64;
     for file in &args.files {
@@ -90,10 +113,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             valid.len()
         ));
     }
-    let start = match &args.init {
-        Some(path) => read_weights(kind, path).map_err(|e| e.to_string())?,
-        None => Patterns::zero(layout),
-    };
+    let start = start.unwrap_or_else(|| Patterns::zero(layout));
     eprintln!(
         "train {kind}: {games} games, {} positions to fit, {} held out; {} weights",
         train.len(),

@@ -4,18 +4,22 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TEMPOEVL"
-//!      8     4  format version (1), little-endian
+//!      8     4  format version (2; version 1 is read too), little-endian
 //!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
 //!     38     2  windows
-//!     40     4  states per window (6561)
+//!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
 //!     46     2  reserved, 0
-//!     48   2*N  the N = windows * states * 2 weights, i16 little-endian,
-//!               ordered [window][state][phase] (phase 0 middle game)
-//!  48+2N     8  FNV-1a 64 checksum of every byte before it
+//!     48     B  the N = windows * states * 2 weights, i16 little-endian,
+//!               ordered [window][state][phase] (phase 0 middle game),
+//!               as one LZ4 block (version 1: the 2N bytes themselves)
+//!   48+B     8  FNV-1a 64 checksum of every byte before it
 //! ```
+//!
+//! Most states of a tall window never occur in play and keep the weight 0,
+//! so the compressed weights are a small part of their 2N bytes.
 //!
 //! A file that is short, long, of another format or board, or whose
 //! checksum does not match is refused with a [`WeightsError`].
@@ -26,11 +30,13 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::patterns::{Layout, Patterns, STATES, UNIT};
+use super::patterns::{Layout, Patterns, UNIT};
 use crate::rules::VariantKind;
 
 const MAGIC: &[u8; 8] = b"TEMPOEVL";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The first format: the weights stored as they are.
+const VERSION_PLAIN: u32 = 1;
 const HEADER: usize = 48;
 const NAME_LEN: usize = 24;
 
@@ -74,9 +80,18 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The layout of the board a variant is played on.
+/// The small-window layout of the board a variant is played on.
 pub fn layout_of(kind: VariantKind) -> Layout {
     crate::rules::with_rules!(kind, R => Layout::of::<<R as crate::rules::Rules>::Geometry>())
+}
+
+/// The layout of the board a variant is played on with windows `pairs` row
+/// pairs high.
+pub fn shaped_layout_of(kind: VariantKind, pairs: u32) -> Layout {
+    Layout {
+        pairs,
+        ..layout_of(kind)
+    }
 }
 
 /// The bytes of a weights file of `patterns` for `variant`.
@@ -91,12 +106,15 @@ pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
     out.push(layout.rows as u8);
     out.push(layout.per_row as u8);
     out.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
-    out.extend_from_slice(&(STATES as u32).to_le_bytes());
+    out.extend_from_slice(&(layout.states() as u32).to_le_bytes());
     out.extend_from_slice(&(UNIT as u16).to_le_bytes());
     out.extend_from_slice(&[0, 0]);
-    for v in patterns.raw() {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    let plain: Vec<u8> = patterns
+        .raw()
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    out.extend_from_slice(&lz4_flex::block::compress(&plain));
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -112,9 +130,9 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_PLAIN {
         return Err(bad(format!(
-            "format version {version}, this build reads version {VERSION}"
+            "format version {version}, this build reads versions {VERSION_PLAIN} and {VERSION}"
         )));
     }
     let name_bytes = &bytes[12..12 + NAME_LEN];
@@ -122,37 +140,50 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let name = String::from_utf8_lossy(&name_bytes[..name_end]).into_owned();
     let kind = VariantKind::parse(&name)
         .ok_or_else(|| bad(format!("unknown variant '{name}' in the header")))?;
-    let layout = layout_of(kind);
+    let small = layout_of(kind);
     let (rows, per_row) = (bytes[36] as u32, bytes[37] as u32);
-    if (rows, per_row) != (layout.rows, layout.per_row) {
+    if (rows, per_row) != (small.rows, small.per_row) {
         return Err(bad(format!(
             "a {rows}x{rows} board in the header, {name} is played on {0}x{0}",
-            layout.rows
+            small.rows
         )));
     }
     let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
-    if windows != layout.windows() || states != STATES || unit != UNIT {
+    let shapes = [small, shaped_layout_of(kind, 3)];
+    let Some(&layout) = shapes
+        .iter()
+        .find(|l| (l.windows(), l.states()) == (windows, states))
+        .filter(|_| unit == UNIT)
+    else {
+        let [a, b] = shapes.map(|l| format!("{} of {}", l.windows(), l.states()));
         return Err(bad(format!(
-            "{windows} windows of {states} states in 1/{unit} units; this build uses {} of {STATES} in 1/{UNIT}",
-            layout.windows()
+            "{windows} windows of {states} states in 1/{unit} units; this build uses {a} or {b} in 1/{UNIT}"
         )));
-    }
+    };
     let count = windows * states * 2;
-    let expected = HEADER + 2 * count + 8;
-    if bytes.len() != expected {
+    let body = &bytes[..bytes.len() - 8];
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    if version == VERSION_PLAIN && bytes.len() != HEADER + 2 * count + 8 {
         return Err(bad(format!(
-            "{} bytes, a file of this header has {expected} (truncated or padded)",
-            bytes.len()
+            "{} bytes, a file of this header has {} (truncated or padded)",
+            bytes.len(),
+            HEADER + 2 * count + 8
         )));
     }
-    let body = &bytes[..expected - 8];
-    let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
     if fnv1a(body) != stored {
         return Err(bad(
-            "the checksum does not match: the file is damaged".into()
+            "the checksum does not match: the file is damaged, truncated or padded".into(),
         ));
     }
-    let raw = body[HEADER..]
+    let plain = if version == VERSION_PLAIN {
+        body[HEADER..].to_vec()
+    } else {
+        lz4_flex::block::decompress(&body[HEADER..], 2 * count)
+            .ok()
+            .filter(|plain| plain.len() == 2 * count)
+            .ok_or_else(|| bad(format!("the weights do not unpack to {count} values")))?
+    };
+    let raw = plain
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();

@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use crate::eval::patterns::{features, Layout, Patterns, MAX_WEIGHT, MIRROR, STATES, UNIT};
+use crate::eval::patterns::{features, Layout, Patterns, MAX_WEIGHT, UNIT};
 use crate::eval::{hand_white_score, table_for};
 use crate::rules::Rules;
 
@@ -42,9 +42,10 @@ pub struct FitConfig {
 
 /// The positions of a data set in the form the fit reads.
 pub struct Samples {
+    layout: Layout,
     windows: usize,
     /// Window states, `windows` a position.
-    states: Vec<u16>,
+    states: Vec<u32>,
     /// Share of the pieces on the board (middle-game phase weight).
     phase: Vec<f32>,
     /// The hand evaluation, White's view.
@@ -59,6 +60,7 @@ impl Samples {
     /// An empty set for a board of `layout`.
     pub fn new(layout: Layout) -> Samples {
         Samples {
+            layout,
             windows: layout.windows(),
             states: Vec::new(),
             phase: Vec::new(),
@@ -78,15 +80,21 @@ impl Samples {
         self.phase.is_empty()
     }
 
+    /// The window layout the set's features are for.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// Adds the records of variant `R`; a record that is not a position of
     /// `R` is an error.
     pub fn extend<R: Rules>(&mut self, records: &[Record]) -> Result<(), String> {
         let table = table_for::<R>();
+        let layout = self.layout;
         let rows: Vec<_> = records
             .par_iter()
             .map(|r| {
                 let pos = r.position::<R>()?;
-                let (states, phase) = features(&pos);
+                let (states, phase) = features(layout, &pos);
                 Ok((states, phase, hand_white_score(&pos, table) as f32))
             })
             .collect::<Result<_, String>>()?;
@@ -111,14 +119,15 @@ impl Model {
     /// White's score of sample `i` of `set`.
     fn predict(&self, set: &Samples, i: usize) -> f32 {
         let p = set.phase[i];
+        let size = self.layout.states();
         let mut s = set.base[i];
         for (w, &state) in set.states[i * set.windows..(i + 1) * set.windows]
             .iter()
             .enumerate()
         {
-            let own = (w * STATES + state as usize) * 2;
+            let own = (w * size + state as usize) * 2;
             let r = self.layout.rotated(w);
-            let other = (r * STATES + MIRROR[state as usize] as usize) * 2;
+            let other = (r * size + self.layout.mirrored(state as usize)) * 2;
             s += p * (self.weights[own] - self.weights[other])
                 + (1.0 - p) * (self.weights[own + 1] - self.weights[other + 1]);
         }
@@ -210,7 +219,13 @@ pub fn fit(
     epoch_done: &mut dyn FnMut(EpochReport),
     batch_done: &mut dyn FnMut(u32, f64),
 ) -> Fitted {
+    assert_eq!(
+        (train.layout, valid.layout, start.layout()),
+        (layout, layout, layout),
+        "the samples and the starting weights must be of the fitted layout"
+    );
     let k = fit_scale(train);
+    let size = layout.states();
     let n = layout.weights_per_phase() * 2;
     let mut model = Model {
         layout,
@@ -268,9 +283,9 @@ pub fn fit(
                     .iter()
                     .enumerate()
                 {
-                    let own = (w * STATES + state as usize) * 2;
+                    let own = (w * size + state as usize) * 2;
                     let r = layout.rotated(w);
-                    let other = (r * STATES + MIRROR[state as usize] as usize) * 2;
+                    let other = (r * size + layout.mirrored(state as usize)) * 2;
                     for (at, sign) in [(own, 1.0f32), (other, -1.0)] {
                         if touched_at[at / 2] != step {
                             touched_at[at / 2] = step;
