@@ -22,7 +22,8 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn built<R: Rules>(dir: &Path, pieces: u32) -> Egdb<R> {
-    build::<R>(dir, pieces, &mut |_| {}).expect("build")
+    build::<R>(dir, pieces, &mut |_| {}).expect("build");
+    Egdb::load(dir, pieces).expect("the tables just built load")
 }
 
 /// Every position reachable from `roots`, solved without the database.

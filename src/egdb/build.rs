@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use crate::rules::geometry::Geometry;
 use crate::rules::{Dir, Position, Rules, Side};
 
+use super::pack::Packed;
 use super::{file, Egdb, EgdbError, Material, Members, Value, MAX_PLIES, NOT_A_POSITION};
 
 /// Progress of a build, for the caller to show.
@@ -103,8 +104,8 @@ pub fn build<R: Rules>(
         };
         if pair.iter().all(|&p| file::exists::<R>(dir, p)) {
             for &p in &pair {
-                let values = file::read::<R>(dir, p, db.layout.size(p))?;
-                db.insert(p, values);
+                let packed = file::read::<R>(dir, p, db.layout.size(p))?;
+                db.insert(p, packed.unpack());
                 report(&BuildEvent::Loaded { material: p });
             }
             continue;
@@ -127,7 +128,8 @@ pub fn build<R: Rules>(
         })?;
         let mut bytes = 0;
         for (&p, values) in pair.iter().zip(&tables) {
-            bytes += file::write::<R>(dir, p, values)?;
+            let packed = Packed::pack(&db.layout, p, values);
+            bytes += file::write::<R>(dir, p, &packed)?;
         }
         for (&p, values) in pair.iter().zip(tables) {
             db.insert(p, values);
@@ -278,7 +280,7 @@ fn start_table<R: Rules>(db: &Egdb<R>, w: &Work) -> Vec<(u32, u32)> {
                     .probe_loaded(&pos.play(mv))
                     .expect("slices are solved smallest first")
                     .before_move();
-                best = Some(best.map_or(after, |b| better(b, after)));
+                best = Some(best.map_or(after, |b| b.better(after)));
             }
             assert!(within < 255, "{within} moves in one position");
             w.counters[i].store(within as u8, Relaxed);
@@ -308,21 +310,6 @@ fn start_table<R: Rules>(db: &Egdb<R>, w: &Work) -> Vec<(u32, u32)> {
             a.extend(b);
             a
         })
-}
-
-/// The better of two values for the side to move: the fastest win, then a
-/// draw, then the slowest loss.
-fn better(a: Value, b: Value) -> Value {
-    let rank = |v: Value| match v {
-        Value::Win(p) => 2_000 - i64::from(p),
-        Value::Draw => 1_000,
-        Value::Loss(p) => i64::from(p),
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// Step 2 for the positions of one table decided at `ply - 1`: decides

@@ -6,11 +6,13 @@
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `TEMPOEGD` |
-//! | 4 | format version, 1 |
+//! | 4 | format version, 2 |
 //! | 16 | variant name, padded with zero bytes |
 //! | 4 | material: White men, White kings, Black men, Black kings |
 //! | 8 | number of entries, the slice's index size |
-//! | entries | one byte per index (see `Value::encode`; 255: no position) |
+//! | 4 | entries a block (4096) |
+//! | 8 (blocks + 1) | where each block starts after the offsets, and the end |
+//! | ... | the blocks, each an LZ4 block of one byte an index (see `Value::encode`; `pack` says which entries are filler) |
 //! | 8 | FNV-1a 64 checksum of everything before it |
 //!
 //! A table is written to `NAME.tmp` and renamed when complete, so a file
@@ -23,12 +25,13 @@ use std::path::{Path, PathBuf};
 
 use crate::rules::Rules;
 
+use super::pack::{Packed, BLOCK};
 use super::{EgdbError, Material};
 
 const MAGIC: &[u8; 8] = b"TEMPOEGD";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const NAME_BYTES: usize = 16;
-const HEADER_BYTES: usize = 8 + 4 + NAME_BYTES + 4 + 8;
+const HEADER_BYTES: usize = 8 + 4 + NAME_BYTES + 4 + 8 + 4;
 
 /// The path of a slice's table.
 pub fn path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
@@ -59,26 +62,29 @@ fn header<R: Rules>(m: Material, entries: u64) -> Vec<u8> {
     h.extend_from_slice(&name);
     h.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
     h.extend_from_slice(&entries.to_le_bytes());
+    h.extend_from_slice(&(BLOCK as u32).to_le_bytes());
     h
 }
 
 /// Writes a finished table; returns its size in bytes.
-pub fn write<R: Rules>(dir: &Path, m: Material, values: &[u8]) -> Result<u64, EgdbError> {
+pub fn write<R: Rules>(dir: &Path, m: Material, table: &Packed) -> Result<u64, EgdbError> {
     let final_path = path::<R>(dir, m);
     let tmp = final_path.with_extension("tmp");
     let io_error = |e: io::Error| EgdbError::Io(tmp.clone(), e);
-    let header = header::<R>(m, values.len() as u64);
+    let header = header::<R>(m, table.entries());
+    let (offsets, data) = table.parts();
+    let offsets: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
     let mut sum = Fnv::new();
-    sum.update(&header);
-    sum.update(values);
     let mut out = BufWriter::new(fs::File::create(&tmp).map_err(io_error)?);
-    out.write_all(&header).map_err(io_error)?;
-    out.write_all(values).map_err(io_error)?;
+    for part in [&header[..], &offsets, data] {
+        sum.update(part);
+        out.write_all(part).map_err(io_error)?;
+    }
     out.write_all(&sum.0.to_le_bytes()).map_err(io_error)?;
     let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
     file.sync_all().map_err(io_error)?;
     fs::rename(&tmp, &final_path).map_err(|e| EgdbError::Io(final_path.clone(), e))?;
-    Ok((HEADER_BYTES + values.len() + 8) as u64)
+    Ok((header.len() + offsets.len() + data.len() + 8) as u64)
 }
 
 /// Whether a slice's finished table is on disk (not checked).
@@ -87,7 +93,7 @@ pub fn exists<R: Rules>(dir: &Path, m: Material) -> bool {
 }
 
 /// Reads and checks a slice's table of `entries` entries.
-pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Box<[u8]>, EgdbError> {
+pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Packed, EgdbError> {
     let path = path::<R>(dir, m);
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,
@@ -95,15 +101,21 @@ pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Box<[u8]>
         Err(e) => return Err(EgdbError::Io(path, e)),
     };
     let bad = |why: String| EgdbError::BadFile(path.clone(), why);
-    if bytes.len() < HEADER_BYTES + 8 || &bytes[..8] != MAGIC {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
         return Err(bad("no tempo endgame table header".into()));
+    }
+    if bytes.len() < HEADER_BYTES + 8 {
+        return Err(bad(format!(
+            "{} bytes, a header alone is more (cut short?)",
+            bytes.len()
+        )));
     }
     let expected = header::<R>(m, entries);
     if bytes[..HEADER_BYTES] != expected[..] {
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != VERSION {
             return Err(bad(format!(
-                "format version {version}, this build reads {VERSION}"
+                "format version {version}, this build reads {VERSION} (delete the file and run tempo egdb build again)"
             )));
         }
         return Err(bad(format!(
@@ -111,20 +123,25 @@ pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Box<[u8]>
             R::NAME
         )));
     }
-    if bytes.len() != HEADER_BYTES + entries as usize + 8 {
+    let blocks = entries.div_ceil(BLOCK as u64) as usize;
+    let data_at = HEADER_BYTES + 8 * (blocks + 1);
+    if bytes.len() < data_at + 8 {
         return Err(bad(format!(
-            "{} bytes, {} expected (cut short?)",
-            bytes.len(),
-            HEADER_BYTES + entries as usize + 8
+            "{} bytes, fewer than its {blocks} block offsets (cut short?)",
+            bytes.len()
         )));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
     let mut sum = Fnv::new();
     sum.update(body);
     if sum.0.to_le_bytes() != tail {
-        return Err(bad("checksum mismatch (damaged file)".into()));
+        return Err(bad("checksum mismatch (damaged or cut short)".into()));
     }
-    Ok(body[HEADER_BYTES..].into())
+    let offsets: Vec<u64> = body[HEADER_BYTES..data_at]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    Packed::from_parts(entries, offsets, body[data_at..].to_vec()).map_err(bad)
 }
 
 #[cfg(test)]
@@ -143,8 +160,11 @@ mod tests {
         let dir = scratch("file");
         let m: Material = "1001".parse().unwrap();
         let values: Vec<u8> = (0..1000u32).map(|i| (i % 7) as u8).collect();
-        write::<International>(&dir, m, &values).unwrap();
-        assert_eq!(&*read::<International>(&dir, m, 1000).unwrap(), &values[..]);
+        let packed = Packed::pack(&super::super::Layout::<International>::new(), m, &values);
+        write::<International>(&dir, m, &packed).unwrap();
+        let back = read::<International>(&dir, m, 1000).unwrap();
+        assert_eq!(back.unpack(), packed.unpack());
+        assert_eq!(back.unpack().len(), 1000);
         // Another size, another variant: refused.
         let e = read::<International>(&dir, m, 999).unwrap_err();
         assert!(e.to_string().contains("not that of"), "{e}");
@@ -158,9 +178,11 @@ mod tests {
         fs::write(&p, &bytes).unwrap();
         let e = read::<International>(&dir, m, 1000).unwrap_err();
         assert!(e.to_string().contains("checksum"), "{e}");
-        fs::write(&p, &bytes[..500]).unwrap();
-        let e = read::<International>(&dir, m, 1000).unwrap_err();
-        assert!(e.to_string().contains("cut short"), "{e}");
+        for cut in [bytes.len() / 2, HEADER_BYTES + 4] {
+            fs::write(&p, &bytes[..cut]).unwrap();
+            let e = read::<International>(&dir, m, 1000).unwrap_err();
+            assert!(e.to_string().contains("cut short"), "{e}");
+        }
         let e = read::<International>(&dir, "2002".parse().unwrap(), 5).unwrap_err();
         assert!(matches!(e, EgdbError::Missing(_)), "{e}");
         fs::remove_dir_all(&dir).unwrap();

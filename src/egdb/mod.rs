@@ -1,7 +1,8 @@
 //! Endgame databases: the exact value of every position of a few pieces,
 //! win, draw or loss for the side to move with the distance to the end of
 //! the game, built by retrograde analysis (`build`), kept in files with a
-//! header and a checksum (`file`), and probed by the search.
+//! header and a checksum (`file`) as blocks packed one by one (`pack`), and
+//! probed by the search.
 //!
 //! The value ignores the draw rules (repetition and the move-count rules):
 //! it is the result of perfect play to the end of the game. The distance,
@@ -18,6 +19,7 @@ mod build;
 mod file;
 mod index;
 mod material;
+mod pack;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -26,7 +28,10 @@ pub use build::{build, BuildEvent};
 pub use index::{Layout, Placement};
 pub use material::Material;
 
+use crate::rules::movegen::has_capture;
 use crate::rules::{Goal, Position, Rules};
+
+use pack::Packed;
 
 /// The set bits of a `u64`, as indices, lowest first.
 #[derive(Clone, Copy)]
@@ -93,6 +98,21 @@ impl Value {
                     Value::Loss(plies)
                 })
             }
+        }
+    }
+
+    /// The better of two values for the side to move: the fastest win,
+    /// then a draw, then the slowest loss.
+    pub fn better(self, other: Value) -> Value {
+        let rank = |v: Value| match v {
+            Value::Win(p) => 2_000 - i64::from(p),
+            Value::Draw => 1_000,
+            Value::Loss(p) => i64::from(p),
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
         }
     }
 
@@ -166,10 +186,29 @@ impl fmt::Display for EgdbError {
 
 impl std::error::Error for EgdbError {}
 
+/// One slice's entries in memory: as built, or packed as read from a file.
+enum Table {
+    /// One byte an index.
+    Plain(Box<[u8]>),
+    /// Compressed blocks (see `pack`).
+    Packed(Packed),
+}
+
+impl Table {
+    /// The entry at `index`.
+    #[inline]
+    fn get(&self, index: u64) -> u8 {
+        match self {
+            Table::Plain(values) => values[index as usize],
+            Table::Packed(packed) => packed.get(index),
+        }
+    }
+}
+
 /// The loaded tables of one variant: every slice of up to `pieces` pieces.
 pub struct Egdb<R: Rules> {
     layout: Layout<R>,
-    slices: Vec<Option<Box<[u8]>>>,
+    slices: Vec<Option<Table>>,
     pieces: u32,
 }
 
@@ -209,8 +248,8 @@ impl<R: Rules> Egdb<R> {
         Self::supports()?;
         let mut db = Egdb::empty();
         for m in Material::all_up_to(pieces) {
-            let values = file::read::<R>(dir, m, db.layout.size(m))?;
-            db.insert(m, values);
+            let packed = file::read::<R>(dir, m, db.layout.size(m))?;
+            db.slices[m.key()] = Some(Table::Packed(packed));
         }
         db.pieces = pieces;
         Ok(db)
@@ -229,8 +268,8 @@ impl<R: Rules> Egdb<R> {
                 break;
             }
             for m in slices {
-                let values = file::read::<R>(dir, m, db.layout.size(m))?;
-                db.insert(m, values);
+                let packed = file::read::<R>(dir, m, db.layout.size(m))?;
+                db.slices[m.key()] = Some(Table::Packed(packed));
             }
             db.pieces = n;
         }
@@ -247,15 +286,18 @@ impl<R: Rules> Egdb<R> {
         &self.layout
     }
 
+    /// Keeps a slice's entries, one byte an index.
     fn insert(&mut self, m: Material, values: Box<[u8]>) {
-        self.slices[m.key()] = Some(values);
+        self.slices[m.key()] = Some(Table::Plain(values));
     }
 
     fn has(&self, m: Material) -> bool {
         self.slices[m.key()].is_some()
     }
 
-    /// The value of a position whose slice is loaded.
+    /// The value of a position whose slice is loaded. With a capture
+    /// pending it is the best of the captures (the tables do not keep
+    /// those positions' values).
     #[inline]
     fn probe_loaded(&self, pos: &Position<R>) -> Option<Value> {
         let us = pos.side_to_move();
@@ -265,9 +307,17 @@ impl<R: Rules> Egdb<R> {
         if pos.pieces(us.opponent()) == 0 {
             return None;
         }
+        if has_capture(pos) {
+            let mut best: Option<Value> = None;
+            for &mv in pos.legal_moves().iter() {
+                let after = self.probe_loaded(&pos.play(mv))?.before_move();
+                best = Some(best.map_or(after, |b| b.better(after)));
+            }
+            return best;
+        }
         let p = self.layout.normalise(pos);
-        let table = self.slices[Material::of(&p).key()].as_deref()?;
-        Value::decode(table[self.layout.index(&p) as usize])
+        let table = self.slices[Material::of(&p).key()].as_ref()?;
+        Value::decode(table.get(self.layout.index(&p)))
     }
 
     /// The value of `pos` if it has at most [`Egdb::pieces`] pieces.
@@ -280,11 +330,15 @@ impl<R: Rules> Egdb<R> {
     }
 
     /// Counts of the slice's positions by value: wins, draws, losses (of
-    /// the side to move), `None` if the slice is not loaded.
+    /// the side to move), `None` if the slice is not loaded or was read
+    /// packed from a file (whose positions with a capture pending hold no
+    /// value of their own).
     pub fn census(&self, m: Material) -> Option<[u64; 3]> {
-        let table = self.slices[m.key()].as_deref()?;
+        let Some(Table::Plain(table)) = self.slices[m.key()].as_ref() else {
+            return None;
+        };
         let mut counts = [0u64; 3];
-        for &b in table {
+        for &b in table.iter() {
             match Value::decode(b) {
                 Some(Value::Win(_)) => counts[0] += 1,
                 Some(Value::Draw) => counts[1] += 1,
