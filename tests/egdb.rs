@@ -292,3 +292,109 @@ fn the_engine_says_once_what_tables_it_loaded() {
     assert!(said[0].contains("playing without"), "{said:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Counts of won, drawn and lost positions (for White, to move) of slice
+/// `m` among those `keep` accepts, and the longest win in plies.
+fn tally<R: Rules>(db: &Egdb<R>, m: &str, keep: impl Fn(&Position<R>) -> bool) -> [u64; 4] {
+    let m: Material = m.parse().unwrap();
+    let layout = Layout::<R>::new();
+    let mut counts = [0u64; 4];
+    for index in 0..layout.size(m) {
+        let Some(p) = layout.placement(m, index) else {
+            continue;
+        };
+        let pos = layout.position(&p);
+        if !keep(&pos) {
+            continue;
+        }
+        match db.probe(&pos).expect("within the tables") {
+            Value::Win(d) => {
+                counts[0] += 1;
+                counts[3] = counts[3].max(u64::from(d));
+            }
+            Value::Draw => counts[1] += 1,
+            Value::Loss(_) => counts[2] += 1,
+        }
+    }
+    counts
+}
+
+/// The bits of the squares of a diagonal, given by square numbers.
+fn squares_mask<R: Rules>(squares: &[u8]) -> u64 {
+    use tempo::rules::{Geometry, Square};
+    squares
+        .iter()
+        .map(|&s| <R::Geometry as Geometry>::bit(Square::new(s).unwrap()).mask())
+        .fold(0, |a, b| a | b)
+}
+
+/// Three kings against one on 8x8 (Brazilian, flying kings): with White to
+/// move and no capture on for either side, the three win when one of them
+/// holds the main diagonal (29-4) and the lone king is off it (Petrov's
+/// triangle), within the 15 moves a side the count rule leaves; the lone
+/// king on the main diagonal holds the draw unless a sacrifice catches it
+/// within five moves.
+#[test]
+fn three_kings_against_one_on_8x8_win_with_the_main_diagonal() {
+    use tempo::rules::movegen::{has_capture, side_has_capture};
+    use tempo::rules::Side;
+    let dir = scratch("three-kings");
+    let db = built::<Brazilian>(&dir, 4);
+    let main = squares_mask::<Brazilian>(&[29, 25, 22, 18, 15, 11, 8, 4]);
+    let quiet =
+        |pos: &Position<Brazilian>| !has_capture(pos) && !side_has_capture(pos, Side::Black);
+    let held = tally(&db, "0301", |pos| {
+        quiet(pos) && pos.kings(Side::White) & main != 0 && pos.kings(Side::Black) & main == 0
+    });
+    let [won, drawn, lost, longest] = held;
+    assert!(won > 1000 && drawn == 0 && lost == 0, "{held:?}");
+    assert!(longest <= 30, "Petrov's triangle took {longest} plies");
+    let refuge = tally(&db, "0301", |pos| {
+        quiet(pos) && pos.kings(Side::Black) & main != 0
+    });
+    let [won, drawn, lost, longest] = refuge;
+    assert!(drawn > 8 * won && lost == 0, "{refuge:?}");
+    assert!(
+        longest <= 9,
+        "a lone king on the main diagonal lost in {longest} plies"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// King endings on 10x10, from the kings-only slices of up to 5 pieces
+/// (about two minutes to build): with White to move and no capture on for
+/// either side, three kings against a king on the long diagonal (46-5)
+/// draw but for a catch within a few moves (the 16-move count would draw
+/// them anyway); four kings with one on the long diagonal win against a
+/// king off it, each within the 25 moves a side of the king-move count.
+#[test]
+#[ignore = "builds the 5-piece slices without men (a few minutes)"]
+fn kings_against_a_king_on_10x10() {
+    use tempo::egdb::build_slices;
+    use tempo::rules::movegen::{has_capture, side_has_capture};
+    use tempo::rules::Side;
+    let dir = scratch("kings-10");
+    let db = build_slices::<International>(&dir, 5, &|m| m.men() == 0, &mut |_| {}).unwrap();
+    let long = squares_mask::<International>(&[46, 41, 37, 32, 28, 23, 19, 14, 10, 5]);
+    let quiet =
+        |pos: &Position<International>| !has_capture(pos) && !side_has_capture(pos, Side::Black);
+    let refuge = tally(&db, "0301", |pos| {
+        quiet(pos) && pos.kings(Side::Black) & long != 0
+    });
+    let [won, drawn, lost, longest] = refuge;
+    assert!(
+        drawn > 8 * won && lost == 0,
+        "3K v K on the long diagonal: {refuge:?}"
+    );
+    assert!(
+        longest <= 9,
+        "3K v K on the long diagonal: a win of {longest} plies"
+    );
+    let four = tally(&db, "0401", |pos| {
+        quiet(pos) && pos.kings(Side::White) & long != 0 && pos.kings(Side::Black) & long == 0
+    });
+    let [won, drawn, lost, longest] = four;
+    assert!(won > 100_000 && drawn == 0 && lost == 0, "4K v K: {four:?}");
+    assert!(longest <= 50, "4K v K: a win of {longest} plies");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::VariantArg;
-use crate::egdb::{build, BuildEvent, Egdb, Value};
-use crate::rules::notation::{format_move, parse_position};
-use crate::rules::{MoveStyle, Rules, VariantKind};
+use crate::egdb::{build_slices, BuildEvent, Egdb, Material, Value};
+use crate::rules::movegen::{has_capture, side_has_capture};
+use crate::rules::notation::{format_move, parse_position, to_fen};
+use crate::rules::{DrawClocks, DrawSettings, MoveStyle, Position, Rules, VariantKind};
 
 /// Arguments of `tempo egdb`.
 #[derive(Debug, Args)]
@@ -27,6 +28,39 @@ pub enum EgdbAction {
     Build(BuildArgs),
     /// Print the value of a position and of each of its moves.
     Probe(ProbeArgs),
+    /// Print positions of exactly --pieces pieces drawn at random from the
+    /// tables, of one value, as FEN lines (an openings file for `tempo
+    /// match`).
+    Sample(SampleArgs),
+}
+
+/// The values `tempo egdb sample` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SampleValue {
+    /// Won for the side to move, within the count rules from a fresh clock.
+    Win,
+    /// Drawn.
+    Draw,
+}
+
+/// Arguments of `tempo egdb sample`.
+#[derive(Debug, Args)]
+pub struct SampleArgs {
+    /// Which tables, where (positions of exactly --pieces pieces).
+    #[command(flatten)]
+    pub tables: TablesArgs,
+    /// The value of the positions for the side to move.
+    #[arg(long, value_enum, default_value = "win")]
+    pub value: SampleValue,
+    /// Positions to print.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub count: u32,
+    /// Shortest win to take, in plies (short wins test little).
+    #[arg(long, default_value_t = 9)]
+    pub min_plies: u32,
+    /// Seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Where the tables are and which.
@@ -52,6 +86,10 @@ pub struct BuildArgs {
     /// Worker threads [default: one per processor].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
+    /// Build only the slices without men (king endings: quick, but the
+    /// engine loads a piece count only when all its slices are there).
+    #[arg(long)]
+    pub kings_only: bool,
 }
 
 /// Arguments of `tempo egdb probe`.
@@ -75,6 +113,10 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode, String> {
         EgdbAction::Probe(a) => {
             let kind = VariantKind::from(a.tables.variant);
             crate::rules::with_rules!(kind, R => run_probe::<R>(a))
+        }
+        EgdbAction::Sample(a) => {
+            let kind = VariantKind::from(a.tables.variant);
+            crate::rules::with_rules!(kind, R => run_sample::<R>(a))
         }
     }
 }
@@ -147,7 +189,10 @@ fn run_build<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
         }
     };
     let db = pool
-        .install(|| build::<R>(&t.dir, t.pieces, &mut report))
+        .install(|| {
+            let keep = |m: Material| !args.kings_only || m.men() == 0;
+            build_slices::<R>(&t.dir, t.pieces, &keep, &mut report)
+        })
         .map_err(|e| e.to_string())?;
     eprintln!(
         "done: {} slice pairs built ({} bytes), all slices of up to {} pieces ready, {:.1} s",
@@ -178,6 +223,70 @@ fn run_probe<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
         let after = db.probe(&pos.play(mv)).map(Value::before_move);
         let text = after.map_or("game over".to_string(), |v| v.to_string());
         outln!("{} {text}", format_move::<R>(mv, MoveStyle::Hub));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_sample<R: Rules>(args: &SampleArgs) -> Result<ExitCode, String> {
+    let t = &args.tables;
+    let db = Egdb::<R>::load(&t.dir, t.pieces).map_err(|e| e.to_string())?;
+    let slices: Vec<Material> = Material::all_up_to(t.pieces)
+        .into_iter()
+        .filter(|m| m.pieces() == t.pieces)
+        .collect();
+    let settings = DrawSettings::for_variant(R::KIND);
+    let wanted = |pos: &Position<R>, value: Value| match (args.value, value) {
+        (SampleValue::Draw, Value::Draw) => true,
+        (SampleValue::Win, Value::Win(plies)) => {
+            plies >= args.min_plies
+                && DrawClocks::start(pos)
+                    .plies_until_draw(&settings)
+                    .is_none_or(|left| plies <= left)
+        }
+        _ => false,
+    };
+    let mut state = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut found, mut tries) = (0u32, 0u64);
+    let limit = 1_000_000 * u64::from(args.count);
+    outln!(
+        "# {} {} positions of {} pieces drawn from the tables in {} (tempo egdb sample --seed {}), side to move {}",
+        args.count,
+        R::NAME,
+        t.pieces,
+        t.dir.display(),
+        args.seed,
+        match args.value {
+            SampleValue::Win => "wins within the count rules",
+            SampleValue::Draw => "draws",
+        }
+    );
+    while found < args.count {
+        tries += 1;
+        if tries > limit {
+            return Err(format!(
+                "only {found} of {} positions found in {limit} tries",
+                args.count
+            ));
+        }
+        let m = slices[(next() % slices.len() as u64) as usize];
+        let layout = db.layout();
+        let Some(placement) = layout.placement(m, next() % layout.size(m)) else {
+            continue;
+        };
+        let pos = layout.position(&placement);
+        if has_capture(&pos) || side_has_capture(&pos, pos.side_to_move().opponent()) {
+            continue;
+        }
+        if db.probe(&pos).is_some_and(|v| wanted(&pos, v)) {
+            outln!("{}", to_fen(&pos));
+            found += 1;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -85,13 +85,27 @@ pub fn build<R: Rules>(
     pieces: u32,
     report: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Egdb<R>, EgdbError> {
+    build_slices(dir, pieces, &|_| true, report)
+}
+
+/// Like [`build`], for the slices `keep` accepts alone; they must take in
+/// every slice their captures lead to (as the slices without men do).
+pub fn build_slices<R: Rules>(
+    dir: &Path,
+    pieces: u32,
+    keep: &dyn Fn(Material) -> bool,
+    report: &mut dyn FnMut(&BuildEvent),
+) -> Result<Egdb<R>, EgdbError> {
     Egdb::<R>::supports()?;
     if pieces > 2 * u32::from(super::material::MAX_OF_A_KIND) {
         return Err(EgdbError::TooManyPieces(pieces));
     }
     std::fs::create_dir_all(dir).map_err(|e| EgdbError::Io(dir.to_path_buf(), e))?;
     let mut db = Egdb::<R>::empty();
-    let all = Material::all_up_to(pieces);
+    let all: Vec<Material> = Material::all_up_to(pieces)
+        .into_iter()
+        .filter(|&m| keep(m))
+        .collect();
     let total = all.len();
     for &m in &all {
         if db.has(m) {
