@@ -378,4 +378,36 @@ fn training_lowers_the_held_out_loss() {
         &mut |_, _| {},
     );
     assert_eq!(again.patterns, fitted.patterns);
+    // Tall windows fit the same way and keep their shape.
+    let tall = Layout::tall::<<Brazilian as Rules>::Geometry>();
+    let mut tall_train = Samples::new(tall);
+    for chunk in read_data(&path, kind).unwrap() {
+        tall_train.extend::<Brazilian>(&chunk.records).unwrap();
+    }
+    let fitted_tall = fit(
+        tall,
+        &tall_train,
+        &tall_train,
+        &Patterns::zero(tall),
+        &fit_config,
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert!(fitted_tall.best.0 < fitted_tall.start_loss);
+    assert_eq!(fitted_tall.patterns.layout(), tall);
+    // The command refuses a start of one shape with --windows of the other.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--windows", "4x6", "--out"])
+        .arg(scratch("mixed.tpw"))
+        .arg("--init")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("leave one out"),
+        "{stderr}"
+    );
 }

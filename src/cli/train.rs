@@ -54,9 +54,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
     /// Window shape: 4x4 (8 squares, 6,561 states a window) or 4x6 (12
-    /// squares, 531,441 states: more to learn, more data needed).
-    #[arg(long, value_enum, default_value = "4x4")]
-    pub windows: WindowShape,
+    /// squares, 531,441 states: more to learn, more data needed)
+    /// [default: that of --init, else 4x4].
+    #[arg(long, value_enum)]
+    pub windows: Option<WindowShape>,
 }
 
 /// The window shapes `tempo train` can fit.
@@ -87,10 +88,20 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
         None => None,
     };
-    let layout = match (&start, args.windows) {
+    let asked = args.windows.map(|shape| match shape {
+        WindowShape::Small => Layout::of::<R::Geometry>(),
+        WindowShape::Tall => Layout::tall::<R::Geometry>(),
+    });
+    let layout = match (&start, asked) {
+        (Some(weights), Some(layout)) if weights.layout() != layout => {
+            return Err(format!(
+                "--init has windows {} row pairs high, --windows asks for {}: leave one out",
+                weights.layout().pairs,
+                layout.pairs
+            ))
+        }
         (Some(weights), _) => weights.layout(),
-        (None, WindowShape::Small) => Layout::of::<R::Geometry>(),
-        (None, WindowShape::Tall) => Layout::tall::<R::Geometry>(),
+        (None, layout) => layout.unwrap_or(Layout::of::<R::Geometry>()),
     };
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let mut games = 0u64;

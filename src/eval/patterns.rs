@@ -257,6 +257,12 @@ impl Patterns {
 
     /// Weights for `layout` from the fitted values, `[window][state][phase]`.
     pub fn from_raw(layout: Layout, raw: Vec<i16>) -> Result<Patterns, String> {
+        if !(2..=3).contains(&layout.pairs) {
+            return Err(format!(
+                "windows {} row pairs high: 2 (4x4) or 3 (4x6) expected",
+                layout.pairs
+            ));
+        }
         let per_phase = layout.weights_per_phase();
         if raw.len() != 2 * per_phase {
             return Err(format!(
