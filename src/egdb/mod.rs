@@ -248,8 +248,7 @@ impl<R: Rules> Egdb<R> {
         Self::supports()?;
         let mut db = Egdb::empty();
         for m in Material::all_up_to(pieces) {
-            let packed = file::read::<R>(dir, m, db.layout.size(m))?;
-            db.slices[m.key()] = Some(Table::Packed(packed));
+            db.read_slice(dir, m)?;
         }
         db.pieces = pieces;
         Ok(db)
@@ -268,8 +267,7 @@ impl<R: Rules> Egdb<R> {
                 break;
             }
             for m in slices {
-                let packed = file::read::<R>(dir, m, db.layout.size(m))?;
-                db.slices[m.key()] = Some(Table::Packed(packed));
+                db.read_slice(dir, m)?;
             }
             db.pieces = n;
         }
@@ -284,6 +282,13 @@ impl<R: Rules> Egdb<R> {
     /// The board layout and the index of the tables.
     pub fn layout(&self) -> &Layout<R> {
         &self.layout
+    }
+
+    /// Reads slice `m`'s file from `dir` and keeps it packed.
+    fn read_slice(&mut self, dir: &Path, m: Material) -> Result<(), EgdbError> {
+        let packed = file::read::<R>(dir, m, self.layout.size(m))?;
+        self.slices[m.key()] = Some(Table::Packed(packed));
+        Ok(())
     }
 
     /// Keeps a slice's entries, one byte an index.

@@ -325,20 +325,7 @@ impl Patterns {
         if self.zero {
             return 0;
         }
-        let white = pos.men(Side::White);
-        let black = pos.men(Side::Black);
-        let tall = self.layout.pairs == 3;
-        let (mg, eg) = if <R::Geometry as Geometry>::ROWS == 10 {
-            if tall {
-                self.sums(&window_states::<R::Geometry, 12, 3>(white, black))
-            } else {
-                self.sums(&window_states::<R::Geometry, 16, 2>(white, black))
-            }
-        } else if tall {
-            self.sums(&window_states::<R::Geometry, 6, 3>(white, black))
-        } else {
-            self.sums(&window_states::<R::Geometry, 9, 2>(white, black))
-        };
+        let (mg, eg) = with_states(self.layout, pos, |states| self.sums(states));
         let start = (2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW) as i32;
         let total = (pos.occupied().count_ones() as i32).min(start);
         (mg * total + eg * (start - total)) / (start * UNIT)
@@ -359,6 +346,21 @@ impl Patterns {
     }
 }
 
+/// Calls `f` with the state of every window of `layout` over the men of
+/// `pos`, White's as digit 1 (the shape picked once, the states on the
+/// stack).
+#[inline(always)]
+fn with_states<R: Rules, T>(layout: Layout, pos: &Position<R>, f: impl FnOnce(&[u32]) -> T) -> T {
+    let white = pos.men(Side::White);
+    let black = pos.men(Side::Black);
+    match (<R::Geometry as Geometry>::ROWS, layout.pairs) {
+        (10, 3) => f(&window_states::<R::Geometry, 12, 3>(white, black)),
+        (10, _) => f(&window_states::<R::Geometry, 16, 2>(white, black)),
+        (_, 3) => f(&window_states::<R::Geometry, 6, 3>(white, black)),
+        _ => f(&window_states::<R::Geometry, 9, 2>(white, black)),
+    }
+}
+
 /// The features of a position for fitting with windows of `layout`: each
 /// window's state as White sees it, and the weight of the middle-game phase
 /// (1 with the board full, 0 with it empty).
@@ -370,14 +372,7 @@ pub fn features<R: Rules>(layout: Layout, pos: &Position<R>) -> (Vec<u32>, f32) 
             <R::Geometry as Geometry>::PER_ROW
         )
     );
-    let white = pos.men(Side::White);
-    let black = pos.men(Side::Black);
-    let states = match (<R::Geometry as Geometry>::ROWS, layout.pairs) {
-        (10, 3) => window_states::<R::Geometry, 12, 3>(white, black).to_vec(),
-        (10, _) => window_states::<R::Geometry, 16, 2>(white, black).to_vec(),
-        (_, 3) => window_states::<R::Geometry, 6, 3>(white, black).to_vec(),
-        _ => window_states::<R::Geometry, 9, 2>(white, black).to_vec(),
-    };
+    let states = with_states(layout, pos, <[u32]>::to_vec);
     let start = 2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW;
     let total = pos.occupied().count_ones().min(start);
     (states, total as f32 / start as f32)
