@@ -2,8 +2,9 @@
 //! and an independent check of the short-king variants.
 //!
 //! - Every `U` row of `tests/data/perft_variants.tsv` (Russian, English,
-//!   Italian, Killer, Losing, Breakthrough) must equal `perft`; rows above
-//!   `NORMAL_TIER_MAX_NODES` run in the ignored slow tier.
+//!   Italian, Killer, Losing, Breakthrough, Frisian, Frysk!) must equal
+//!   `perft`; rows above `NORMAL_TIER_MAX_NODES` run in the ignored slow
+//!   tier.
 //! - English and Italian (men and kings move one square) have a second,
 //!   deliberately simple move generator below: squares in an array, every
 //!   capture sequence listed in order, the precedence rules applied as the
@@ -17,7 +18,8 @@ use std::collections::BTreeSet;
 use tempo::rules::notation::{parse_fen, to_fen};
 use tempo::rules::perft::perft;
 use tempo::rules::{
-    Breakthrough, English, Geometry, Italian, Killer, Losing, Position, Rules, Russian,
+    Breakthrough, English, Frisian, Frysk, Geometry, Italian, Killer, Losing, Position, Rules,
+    Russian,
 };
 
 /// Rows with more leaf nodes than this are left to the slow tier.
@@ -49,6 +51,8 @@ fn engine_count(row: &Row) -> u64 {
         "killer" => perft_of::<Killer>(&row.fen, row.depth),
         "losing" => perft_of::<Losing>(&row.fen, row.depth),
         "breakthrough" => perft_of::<Breakthrough>(&row.fen, row.depth),
+        "frisian" => perft_of::<Frisian>(&row.fen, row.depth),
+        "frysk" => perft_of::<Frysk>(&row.fen, row.depth),
         other => panic!("unknown variant {other}"),
     }
 }
@@ -71,6 +75,8 @@ fn data_file_rows_are_marked_and_complete() {
     assert_eq!(count("killer"), 38);
     assert_eq!(count("losing"), 6);
     assert_eq!(count("breakthrough"), 6);
+    assert_eq!(count("frisian"), 12);
+    assert_eq!(count("frysk"), 8);
     assert!(rows
         .iter()
         .all(|r| ["U", "K", "P"].contains(&r.convention.as_str())));
@@ -85,6 +91,8 @@ fn published_u_counts_normal_tier() {
         "killer",
         "losing",
         "breakthrough",
+        "frisian",
+        "frysk",
     ] {
         let n = check_u_rows(|r| r.variant == variant && r.nodes <= NORMAL_TIER_MAX_NODES);
         assert!(n >= 6, "{variant}: only {n} rows checked");

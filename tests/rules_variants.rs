@@ -14,8 +14,9 @@ use std::collections::BTreeSet;
 use tempo::referee::{Game, GameResult, WinReason};
 use tempo::rules::notation::{format_move, parse_fen, parse_move};
 use tempo::rules::{
-    Brazilian, Breakthrough, English, International, Italian, Killer, Losing, LosingBrazilian,
-    MoveStyle, Piece, Position, Rules, Russian, Side, Square,
+    Brazilian, Breakthrough, DrawClocks, DrawReason, DrawSettings, English, Frisian, Frysk,
+    International, Italian, Killer, Losing, LosingBrazilian, MoveStyle, Piece, Position, Rules,
+    Russian, Side, Square, VariantKind,
 };
 
 fn pos<R: Rules>(fen: &str) -> Position<R> {
@@ -289,4 +290,141 @@ fn breakthrough_is_won_by_the_first_king() {
         play(&pos::<International>("W:W6:B45"), "6-1").winner(),
         None
     );
+}
+
+// ---------------------------------------------------------------------------
+// Frisian and Frysk!
+// ---------------------------------------------------------------------------
+
+/// Men capture along rows and files too, over the next playable square
+/// (two files or two rows away).
+#[test]
+fn frisian_men_capture_along_rows_and_files() {
+    // White man 33 (f4): black 32 (d4) on its row, landing on 31 (b4);
+    // black 23 (f6) on its file, landing on 13 (f8). International: no
+    // capture, 33 steps forward.
+    assert_moves::<Frisian>("W:W33:B23,32", &["33x13x23", "33x31x32"]);
+    assert_moves::<International>("W:W33:B23,32", &["33-28", "33-29"]);
+    // A sequence turns from a diagonal onto a row: 33 x 28 lands on 22,
+    // then x 23 along row 4 to 24.
+    assert_moves::<Frisian>("W:W33:BK23,28,17", &["33x24x23x28"]);
+}
+
+/// Kings capture flying along rows and files, but move only diagonally.
+#[test]
+fn frisian_kings_fly_orthogonally_only_to_capture() {
+    // King 46 (a1) up the a-file over 26 (a5), landing on 16 or 6.
+    assert_moves::<Frisian>("W:WK46:B26", &["46x16x26", "46x6x26"]);
+    // No capture: the long diagonal only, no step along the row or file.
+    assert_moves::<Frisian>(
+        "W:WK46:B1",
+        &[
+            "46-41", "46-37", "46-32", "46-28", "46-23", "46-19", "46-14", "46-10", "46-5",
+        ],
+    );
+}
+
+/// The capture of the highest value is compulsory: a king taken is worth
+/// more than a man, two men more than a king.
+#[test]
+fn frisian_capture_of_the_highest_value() {
+    // Man 33 takes king 32 along the row, or man 23 up the file: the king.
+    assert_moves::<Frisian>("W:W33:B23,K32", &["33x31x32"]);
+    // Man 33 takes king 38 (to 42), or men 39 and 34 (to 44, then up the
+    // file to 24): the two men (200 against 199). International: one piece
+    // either way.
+    assert_moves::<Frisian>("W:W33:BK38,34,39", &["33x24x34x39"]);
+    assert_moves::<International>("W:W33:BK38,34,39", &["33x42x38", "33x44x39"]);
+}
+
+/// On equal value, a capture by a king is compulsory.
+#[test]
+fn frisian_king_captures_first_on_equal_value() {
+    // Man 33 x 28 or king 50 x 44: one man each; the king must take.
+    assert_moves::<Frisian>("W:W33,K50:B28,44", &["50x39x44"]);
+    assert_moves::<International>("W:W33,K50:B28,44", &["33x22x28", "50x39x44"]);
+}
+
+/// While its side has men, a king makes at most three quiet moves in a
+/// row; then it may only capture, and another piece must move.
+#[test]
+fn frisian_king_moves_at_most_three_times_in_a_row() {
+    // White: king 50 and man 36; Black: a man walking down from 4, never
+    // in reach.
+    let start = "W:WK50,36:B4";
+    let moves = ["50-44", "4-9", "44-50", "9-13", "50-44", "13-18"];
+    let mut p = pos::<Frisian>(start);
+    for mv in moves {
+        p = play(&p, mv);
+    }
+    assert_eq!(p.king_run(Side::White).map(|(_, n)| n), Some(3));
+    // King 44 is frozen: only the man moves.
+    let listed: BTreeSet<String> = p
+        .legal_moves()
+        .iter()
+        .map(|&m| format_move::<Frisian>(m, MoveStyle::Hub))
+        .collect();
+    assert_eq!(listed, BTreeSet::from(["36-31".to_string()]));
+    // The same board from a FEN has no run: the king may move.
+    let fresh = pos::<Frisian>(&tempo::rules::notation::to_fen(&p));
+    assert!(fresh.legal_moves().len() > 1);
+    assert_ne!(fresh, p);
+    assert_ne!(fresh.key(), p.key());
+    assert_eq!(p.key(), p.compute_key());
+    // Another piece's move frees the king.
+    let p = play(&play(&p, "36-31"), "18-23");
+    assert_eq!(p.king_run(Side::White), None);
+    assert!(p.legal_moves().len() > 2);
+    // With no men left the limit does not apply.
+    let mut kings_only = pos::<Frisian>("W:WK50:B4");
+    for mv in moves {
+        kings_only = play(&kings_only, mv);
+    }
+    assert_eq!(kings_only.king_run(Side::White), None);
+    assert!(kings_only.legal_moves().len() > 1);
+    // International has no such limit.
+    let mut intl = pos::<International>(start);
+    for mv in moves {
+        intl = play(&intl, mv);
+    }
+    assert!(intl.legal_moves().len() > 1);
+}
+
+/// One king against one draws after two moves of each side, two kings
+/// against one after seven (the Frisian rules as lidraughts plays them).
+#[test]
+fn frisian_draws_king_against_king_in_two_moves_and_two_kings_in_seven() {
+    let settings = DrawSettings::for_variant(VariantKind::Frisian);
+    assert_eq!(settings, DrawSettings::for_variant(VariantKind::Frysk));
+    assert_eq!(
+        (settings.repetitions, settings.king_moves),
+        (3, 0),
+        "no 25-move king rule"
+    );
+    let plies = |fen: &str| DrawClocks::start(&pos::<Frisian>(fen)).plies_until_draw(&settings);
+    assert_eq!(plies("W:WK46:BK4"), Some(4));
+    assert_eq!(plies("W:WK46,K50:BK4"), Some(14));
+    assert_eq!(plies("W:WK46,K50,K1:BK4"), None);
+    assert_eq!(plies("W:WK46,50:BK4"), None);
+    let mut game = Game::new(pos::<Frisian>("W:WK46:BK4"));
+    for mv in ["46-41", "4-15", "41-47"] {
+        game.play_text(mv).unwrap();
+        assert_eq!(game.result(), GameResult::Ongoing);
+    }
+    game.play_text("15-10").unwrap();
+    assert_eq!(game.result(), GameResult::Draw(DrawReason::ShortEndgame));
+}
+
+/// Frysk! starts from five men a side on the back rows, under the Frisian
+/// rules.
+#[test]
+fn frysk_starts_from_the_back_rows() {
+    let start = Position::<Frysk>::start();
+    assert_eq!(
+        tempo::rules::notation::to_fen(&start),
+        "W:W46,47,48,49,50:B1,2,3,4,5"
+    );
+    assert_eq!(start.legal_moves().len(), 9);
+    // Orthogonal captures as in Frisian.
+    assert_moves::<Frysk>("W:W33:B23,K32", &["33x31x32"]);
 }

@@ -28,6 +28,8 @@
 //! Russian       {K, 2K, K+M} v K; 3 pieces with   3 or more kings v K
 //!               a king v K on the main road a1-h8
 //!               (none of the 3 on it)
+//! Frisian,      K v K                              2K v K
+//!  Frysk!
 //! others        none                               none
 //! ```
 //!
@@ -41,7 +43,14 @@
 //! English, Italian         3           40         -     -    draw_rules.md §4
 //! Losing (both boards)     3            -         -     -    draw_rules.md §4
 //! Breakthrough             3            -         -     -    draw_rules.md §4
+//! Frisian, Frysk!          3            -         2     7    Frisian rules
 //! ```
+//!
+//! Frisian (as lidraughts and pydraughts play it): two kings against one
+//! draw after 7 moves of each side, one king against one after 2. The
+//! lidraughts and pydraughts Frisian has no repetition rule; tempo keeps
+//! the three-fold repetition there too, so that a game of kings alone
+//! (where neither count applies, e.g. three kings against one) ends.
 //!
 //! Decisions:
 //! - Class change: when a capture (or a promotion) takes the material from
@@ -155,6 +164,7 @@ impl DrawSettings {
             VariantKind::Losing | VariantKind::LosingBrazilian | VariantKind::Breakthrough => {
                 rules(0, 0, 0)
             }
+            VariantKind::Frisian | VariantKind::Frysk => rules(0, 2, 7),
         }
     }
 }
@@ -283,6 +293,16 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
             if lone_king_against(|m| m.king_and_at_most(2)) {
                 EndgameClass::Short
             } else if lone_king_against(|m| m.kings >= 3 && m.men == 0) {
+                EndgameClass::Long
+            } else {
+                EndgameClass::Open
+            }
+        }
+        VariantKind::Frisian | VariantKind::Frysk => {
+            // Two kings against one in 7 moves; a king against a king in 2.
+            if a == Material::KING && b == Material::KING {
+                EndgameClass::Short
+            } else if lone_king_against(|m| m == Material::TWO_KINGS) {
                 EndgameClass::Long
             } else {
                 EndgameClass::Open

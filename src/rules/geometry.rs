@@ -61,6 +61,46 @@ impl Dir {
     }
 }
 
+/// One of the four orthogonal directions (as seen by White), along which
+/// Frisian pieces capture: the next playable square of a row is two files
+/// away, of a file two rows away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ortho {
+    /// Along the row toward column a.
+    Left = 0,
+    /// Along the row toward the right edge.
+    Right = 1,
+    /// Along the file toward row 0.
+    Up = 2,
+    /// Along the file toward the last row.
+    Down = 3,
+}
+
+impl Ortho {
+    /// All four orthogonal directions.
+    pub const ALL: [Ortho; 4] = [Ortho::Left, Ortho::Right, Ortho::Up, Ortho::Down];
+
+    /// The direction pointing the other way.
+    #[inline(always)]
+    pub const fn reverse(self) -> Ortho {
+        match self {
+            Ortho::Left => Ortho::Right,
+            Ortho::Right => Ortho::Left,
+            Ortho::Up => Ortho::Down,
+            Ortho::Down => Ortho::Up,
+        }
+    }
+
+    /// The two directions at right angles to this one.
+    #[inline(always)]
+    pub const fn perpendicular(self) -> [Ortho; 2] {
+        match self {
+            Ortho::Left | Ortho::Right => [Ortho::Up, Ortho::Down],
+            Ortho::Up | Ortho::Down => [Ortho::Left, Ortho::Right],
+        }
+    }
+}
+
 /// A board shape: its size and the bit layout of its playable squares.
 pub trait Geometry: Copy + Send + Sync + 'static {
     /// Number of rows (and columns) of the board.
@@ -86,6 +126,14 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// For each direction (indexed by `Dir as usize`) and bit, the board
     /// squares beyond that bit in that direction, up to the edge.
     const RAYS: [[u64; 64]; 4] = rays(Self::PER_ROW, Self::BOARD);
+
+    /// For each orthogonal direction (indexed by `Ortho as usize`) and bit,
+    /// the board squares beyond that bit along its row or file.
+    const ORTHO_RAYS: [[u64; 64]; 4] = ortho_rays(Self::ROWS, Self::PER_ROW, Self::BOARD);
+    /// The first playable square of each row (nothing lies left of it).
+    const LEFT_END: u64 = row_ends(Self::ROWS, Self::PER_ROW, false);
+    /// The last playable square of each row.
+    const RIGHT_END: u64 = row_ends(Self::ROWS, Self::PER_ROW, true);
 
     /// One step in each direction as a left rotation of the bits: up is
     /// toward lower bits, down toward higher ones.
@@ -140,6 +188,40 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         let at = match dir {
             Dir::UpLeft | Dir::UpRight => 63 - blockers.leading_zeros(),
             Dir::DownLeft | Dir::DownRight => blockers.trailing_zeros(),
+        };
+        let stop = 1u64 << at;
+        (ray & !(rays[at as usize] | stop), stop)
+    }
+
+    /// Shifts a bitboard one orthogonal step (to the next playable square of
+    /// the row or file) in `dir`; the result lies within the board. A row
+    /// step is one bit, a file step one row pair (`2 * PER_ROW + 1` bits),
+    /// which keeps the column of a row.
+    #[inline(always)]
+    fn ortho_step(bb: u64, dir: Ortho) -> u64 {
+        let pair = 2 * Self::PER_ROW + 1;
+        match dir {
+            Ortho::Left => (bb & Self::BOARD & !Self::LEFT_END) >> 1,
+            Ortho::Right => ((bb & !Self::RIGHT_END) << 1) & Self::BOARD,
+            Ortho::Up => (bb & Self::BOARD) >> pair,
+            Ortho::Down => (bb << pair) & Self::BOARD,
+        }
+    }
+
+    /// What a flying piece on `from` (one bit) sees orthogonally in `dir`:
+    /// the empty squares before the first occupied one, and that square (0
+    /// at the edge), as [`Geometry::ray_walk`] does along diagonals.
+    #[inline(always)]
+    fn ortho_ray_walk(from: u64, dir: Ortho, empty: u64) -> (u64, u64) {
+        let rays = &Self::ORTHO_RAYS[dir as usize];
+        let ray = rays[from.trailing_zeros() as usize & 63];
+        let blockers = ray & !empty;
+        if blockers == 0 {
+            return (ray, 0);
+        }
+        let at = match dir {
+            Ortho::Left | Ortho::Up => 63 - blockers.leading_zeros(),
+            Ortho::Right | Ortho::Down => blockers.trailing_zeros(),
         };
         let stop = 1u64 << at;
         (ray & !(rays[at as usize] | stop), stop)
@@ -242,6 +324,56 @@ const fn rays(per_row: u32, board: u64) -> [[u64; 64]; 4] {
         dir += 1;
     }
     rays
+}
+
+/// The orthogonal rays of a board (see `Geometry::ORTHO_RAYS`): a row is
+/// `per_row` consecutive bits, a file steps by a row pair.
+const fn ortho_rays(rows: u32, per_row: u32, board: u64) -> [[u64; 64]; 4] {
+    let mut rays = [[0u64; 64]; 4];
+    let pair = 2 * per_row + 1;
+    let mut row = 0;
+    while row < rows {
+        let first = row * per_row + row / 2;
+        let mut col = 0;
+        while col < per_row {
+            let bit = first + col;
+            let mut left = 0;
+            while left < col {
+                rays[0][bit as usize] |= 1u64 << (first + left);
+                left += 1;
+            }
+            let mut right = col + 1;
+            while right < per_row {
+                rays[1][bit as usize] |= 1u64 << (first + right);
+                right += 1;
+            }
+            let mut up = bit;
+            while up >= pair {
+                up -= pair;
+                rays[2][bit as usize] |= 1u64 << up;
+            }
+            let mut down = bit + pair;
+            while down < 64 && board & (1u64 << down) != 0 {
+                rays[3][bit as usize] |= 1u64 << down;
+                down += pair;
+            }
+            col += 1;
+        }
+        row += 1;
+    }
+    rays
+}
+
+/// The first (or with `last`, the last) playable bit of every row.
+const fn row_ends(rows: u32, per_row: u32, last: bool) -> u64 {
+    let mut mask = 0u64;
+    let mut row = 0;
+    while row < rows {
+        let first = row * per_row + row / 2;
+        mask |= 1u64 << if last { first + per_row - 1 } else { first };
+        row += 1;
+    }
+    mask
 }
 
 /// Mask of the bits of one row.
@@ -373,6 +505,53 @@ mod tests {
     fn a_step_reaches_the_neighbouring_square_or_leaves_the_board() {
         steps_land_on_the_neighbours::<Board10>();
         steps_land_on_the_neighbours::<Board8>();
+    }
+
+    /// For every board bit, an orthogonal step is the playable square two
+    /// files or two rows away, or nothing at the edge; the orthogonal walk
+    /// agrees with steps.
+    fn ortho_steps_land_two_squares_away<G: Geometry>() {
+        for from in Bits(G::BOARD) {
+            let sq = G::square(from).unwrap();
+            let (row, file) = G::row_file(sq);
+            for (dir, dr, df) in [
+                (Ortho::Left, 0, -2),
+                (Ortho::Right, 0, 2),
+                (Ortho::Up, -2, 0),
+                (Ortho::Down, 2, 0),
+            ] {
+                let (r, f) = ((row as i32 + dr) as u32, (file as i32 + df) as u32);
+                let expected = G::from_row_file(r, f).map_or(0, |n| G::bit(n).mask());
+                assert_eq!(
+                    G::ortho_step(from.mask(), dir),
+                    expected,
+                    "{dir:?} from {sq}"
+                );
+            }
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for from in Bits(G::BOARD) {
+                let empty = (seed & G::BOARD) | from.mask();
+                for dir in Ortho::ALL {
+                    let (mut seen, mut at) = (0, G::ortho_step(from.mask(), dir));
+                    while at & empty != 0 {
+                        seen |= at;
+                        at = G::ortho_step(at, dir);
+                    }
+                    assert_eq!(G::ortho_ray_walk(from.mask(), dir, empty), (seen, at));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn orthogonal_steps_reach_the_next_square_of_the_row_or_file() {
+        ortho_steps_land_two_squares_away::<Board10>();
+        ortho_steps_land_two_squares_away::<Board8>();
     }
 
     /// The walk one step at a time that `ray_walk` replaces.

@@ -17,12 +17,12 @@ pub mod zobrist;
 
 pub use crate::with_rules;
 pub use draw::{DrawClocks, DrawReason, DrawSettings};
-pub use geometry::{Board10, Board8, Board8Mirrored, Dir, Geometry};
+pub use geometry::{Board10, Board8, Board8Mirrored, Dir, Geometry, Ortho};
 pub use mv::{Move, MoveList};
 pub use notation::{MoveStyle, NotationError};
 pub use position::{Piece, Position, PositionError, Side};
 pub use square::{Bit, Square};
 pub use variant::{
-    Brazilian, Breakthrough, CapturePrecedence, English, Goal, International, Italian, Killer,
-    Losing, LosingBrazilian, Rules, Russian, VariantKind,
+    Brazilian, Breakthrough, CapturePrecedence, English, Frisian, Frysk, Goal, International,
+    Italian, Killer, KingRunStore, Losing, LosingBrazilian, Rules, Russian, VariantKind,
 };

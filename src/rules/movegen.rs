@@ -25,7 +25,7 @@
 
 use std::marker::PhantomData;
 
-use super::geometry::{Dir, Geometry};
+use super::geometry::{Dir, Geometry, Ortho};
 use super::mv::{Move, MoveList};
 use super::position::{Position, Side};
 use super::square::{Bit, Bits};
@@ -41,11 +41,79 @@ const fn forward(white: bool) -> [Dir; 2] {
     }
 }
 
+/// A line a capture can follow: a diagonal, or a row or file where the
+/// variant captures orthogonally. Generic code over both families keeps one
+/// capture search; each call is specialised to one family.
+trait Line: Copy {
+    /// Whether the line is a diagonal (not a row or file).
+    const DIAGONAL: bool;
+    /// A code unique over both families, for comparing directions.
+    fn code(self) -> u8;
+    /// The direction pointing the other way.
+    fn back(self) -> Self;
+    /// The two directions of the same family at right angles.
+    fn across(self) -> [Self; 2];
+    /// One step along the line (masked by the caller to board squares).
+    fn step<G: Geometry>(self, bb: u64) -> u64;
+    /// The empty squares seen from `from` and the first occupied one.
+    fn walk<G: Geometry>(self, from: u64, empty: u64) -> (u64, u64);
+}
+
+impl Line for Dir {
+    const DIAGONAL: bool = true;
+    #[inline(always)]
+    fn code(self) -> u8 {
+        self as u8
+    }
+    #[inline(always)]
+    fn back(self) -> Dir {
+        self.reverse()
+    }
+    #[inline(always)]
+    fn across(self) -> [Dir; 2] {
+        self.perpendicular()
+    }
+    #[inline(always)]
+    fn step<G: Geometry>(self, bb: u64) -> u64 {
+        G::step(bb, self)
+    }
+    #[inline(always)]
+    fn walk<G: Geometry>(self, from: u64, empty: u64) -> (u64, u64) {
+        G::ray_walk(from, self, empty)
+    }
+}
+
+impl Line for Ortho {
+    const DIAGONAL: bool = false;
+    #[inline(always)]
+    fn code(self) -> u8 {
+        4 + self as u8
+    }
+    #[inline(always)]
+    fn back(self) -> Ortho {
+        self.reverse()
+    }
+    #[inline(always)]
+    fn across(self) -> [Ortho; 2] {
+        self.perpendicular()
+    }
+    #[inline(always)]
+    fn step<G: Geometry>(self, bb: u64) -> u64 {
+        G::ortho_step(bb, self)
+    }
+    #[inline(always)]
+    fn walk<G: Geometry>(self, from: u64, empty: u64) -> (u64, u64) {
+        G::ortho_ray_walk(from, self, empty)
+    }
+}
+
 /// The pieces of the side to move, split for the generator.
 #[derive(Clone, Copy)]
 struct Sides {
     men: u64,
     kings: u64,
+    /// The king that may not move quietly (Frisian king-move limit), or 0.
+    frozen: u64,
     opp: u64,
     opp_kings: u64,
     empty: u64,
@@ -54,14 +122,20 @@ struct Sides {
 impl Sides {
     #[inline(always)]
     fn of<R: Rules>(pos: &Position<R>) -> Sides {
-        Sides::for_side(pos, pos.side_to_move())
+        let mut sides = Sides::for_side(pos, pos.side_to_move());
+        if R::KING_MOVE_LIMIT != 0 {
+            sides.frozen = pos.frozen_king();
+        }
+        sides
     }
 
+    /// The pieces of `side`, with no king frozen (for capture tests only).
     #[inline(always)]
     fn for_side<R: Rules>(pos: &Position<R>, side: Side) -> Sides {
         Sides {
             men: pos.men(side),
             kings: pos.kings(side),
+            frozen: 0,
             opp: pos.pieces(side.opponent()),
             opp_kings: pos.kings(side.opponent()),
             empty: pos.empty_squares(),
@@ -124,7 +198,7 @@ pub fn legal_quiet_move<R: Rules>(pos: &Position<R>, from: Bit, to: Bit) -> Opti
     let reach = if pos.men(side) & from.mask() != 0 {
         let [a, b] = forward(side == Side::White);
         R::Geometry::step(from.mask(), a) | R::Geometry::step(from.mask(), b)
-    } else if pos.kings(side) & from.mask() != 0 {
+    } else if pos.kings(side) & !pos.frozen_king() & from.mask() != 0 {
         Dir::ALL.iter().fold(0, |reach, &d| {
             reach | king_reach::<R>(from.mask(), empty, d)
         })
@@ -157,7 +231,7 @@ pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
 
 /// The number of legal moves of `pos`; counts quiet moves without listing
 /// them (the leaf step of perft). `list` is scratch space.
-#[inline]
+#[inline(always)]
 pub fn count_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList) -> u64 {
     let sides = Sides::of(pos);
     match pos.side_to_move() {
@@ -186,9 +260,10 @@ fn count_for<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) -> u64 
     for d in forward(WHITE) {
         n += (R::Geometry::step(s.men, d) & s.empty).count_ones();
     }
-    if s.kings != 0 {
+    let kings = s.kings & !s.frozen;
+    if kings != 0 {
         for d in Dir::ALL {
-            n += king_reach::<R>(s.kings, s.empty, d).count_ones();
+            n += king_reach::<R>(kings, s.empty, d).count_ones();
         }
     }
     n as u64
@@ -230,6 +305,14 @@ fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
             return true;
         }
     }
+    if R::ORTHOGONAL_CAPTURES {
+        for o in Ortho::ALL {
+            let targets = R::Geometry::ortho_step(s.men, o) & man_targets;
+            if R::Geometry::ortho_step(targets, o) & s.empty != 0 {
+                return true;
+            }
+        }
+    }
     if s.kings == 0 {
         return false;
     }
@@ -239,6 +322,14 @@ fn can_capture<R: Rules, const WHITE: bool>(s: Sides) -> bool {
                 let (_, stop) = R::Geometry::ray_walk(king.mask(), d, s.empty);
                 if R::Geometry::step(stop & s.opp, d) & s.empty != 0 {
                     return true;
+                }
+            }
+            if R::ORTHOGONAL_CAPTURES {
+                for o in Ortho::ALL {
+                    let (_, stop) = R::Geometry::ortho_ray_walk(king.mask(), o, s.empty);
+                    if R::Geometry::ortho_step(stop & s.opp, o) & s.empty != 0 {
+                        return true;
+                    }
                 }
             }
         }
@@ -259,7 +350,7 @@ fn quiet_moves<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
             list.push(Move::new(R::Geometry::step_origin(to, d), to, 0));
         }
     }
-    for king in Bits(s.kings) {
+    for king in Bits(s.kings & !s.frozen) {
         for d in Dir::ALL {
             if !R::FLYING_KINGS {
                 let to = R::Geometry::step(king.mask(), d) & s.empty;
@@ -310,12 +401,26 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
         let over = R::Geometry::step(s.empty, back) & man_targets;
         capturers |= R::Geometry::step(over, back) & s.men;
     }
+    if R::ORTHOGONAL_CAPTURES {
+        for o in Ortho::ALL {
+            let back = o.reverse();
+            let over = R::Geometry::ortho_step(s.empty, back) & man_targets;
+            capturers |= R::Geometry::ortho_step(over, back) & s.men;
+        }
+    }
     for man in Bits(capturers) {
         gen.from = man;
         gen.empty = s.empty | man.mask();
         for &d in dirs {
             if gen.can_step_jump(man.mask(), 0, d) {
                 gen.step_jump(man.mask(), 0, 0, d, dirs);
+            }
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for o in Ortho::ALL {
+                if gen.can_step_jump(man.mask(), 0, o) {
+                    gen.step_jump(man.mask(), 0, 0, o, dirs);
+                }
             }
         }
     }
@@ -331,6 +436,13 @@ fn captures<R: Rules, const WHITE: bool>(s: Sides, list: &mut MoveList) {
                 }
             } else {
                 gen.step_jump(king.mask(), 0, 0, d, &Dir::ALL);
+            }
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for o in Ortho::ALL {
+                if gen.can_fly_jump(king.mask(), 0, o) {
+                    gen.fly_jump(king.mask(), 0, o);
+                }
             }
         }
     }
@@ -375,6 +487,11 @@ impl<R: Rules> Captures<'_, R> {
                     | (captured & self.opp_kings).count_ones() << 16
                     | order
             }
+            CapturePrecedence::Value => {
+                let kings = (captured & self.opp_kings).count_ones();
+                let men = captured.count_ones() - kings;
+                (199 * kings + 100 * men) << 1 | u32::from(self.king_moves)
+            }
         }
     }
 
@@ -404,9 +521,17 @@ impl<R: Rules> Captures<'_, R> {
 
     /// A jump of a short-range piece from `at` over the neighbour in `d`;
     /// returns whether the jump exists (and then follows it to its ends).
-    fn step_jump(&mut self, at: u64, captured: u64, order: u32, d: Dir, dirs: &[Dir]) -> bool {
-        let over = R::Geometry::step(at, d) & self.targets & !captured;
-        let land = R::Geometry::step(over, d) & self.empty;
+    /// `dirs` are the diagonals the piece may capture along.
+    fn step_jump<L: Line>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        order: u32,
+        d: L,
+        dirs: &[Dir],
+    ) -> bool {
+        let over = d.step::<R::Geometry>(at) & self.targets & !captured;
+        let land = d.step::<R::Geometry>(over) & self.empty;
         if land == 0 {
             return false;
         }
@@ -428,12 +553,21 @@ impl<R: Rules> Captures<'_, R> {
             self.crowned = false;
             return true;
         }
+        let back = d.back().code();
         let mut more = false;
         for &next in dirs {
             // Checked here so that the common dead end costs no call.
-            if next != d.reverse() && self.can_step_jump(land, captured, next) {
+            if next.code() != back && self.can_step_jump(land, captured, next) {
                 more = true;
                 self.step_jump(land, captured, order, next, dirs);
+            }
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for next in Ortho::ALL {
+                if next.code() != back && self.can_step_jump(land, captured, next) {
+                    more = true;
+                    self.step_jump(land, captured, order, next, dirs);
+                }
             }
         }
         if !more {
@@ -444,45 +578,70 @@ impl<R: Rules> Captures<'_, R> {
 
     /// Whether a short-range piece on `at` can jump the neighbour in `d`.
     #[inline(always)]
-    fn can_step_jump(&self, at: u64, captured: u64, d: Dir) -> bool {
-        let over = R::Geometry::step(at, d) & self.targets & !captured;
-        R::Geometry::step(over, d) & self.empty != 0
+    fn can_step_jump<L: Line>(&self, at: u64, captured: u64, d: L) -> bool {
+        let over = d.step::<R::Geometry>(at) & self.targets & !captured;
+        d.step::<R::Geometry>(over) & self.empty != 0
     }
 
     /// Whether a flying king on `at` can jump an uncaptured opponent piece
     /// along `d` (the first piece on the line, with an empty square behind).
     #[inline(always)]
-    fn can_fly_jump(&self, at: u64, captured: u64, d: Dir) -> bool {
-        let (_, target) = R::Geometry::ray_walk(at, d, self.empty);
-        R::Geometry::step(target & self.opp & !captured, d) & self.empty != 0
+    fn can_fly_jump<L: Line>(&self, at: u64, captured: u64, d: L) -> bool {
+        let (_, target) = d.walk::<R::Geometry>(at, self.empty);
+        d.step::<R::Geometry>(target & self.opp & !captured) & self.empty != 0
+    }
+
+    /// The jumps a flying king landed on `at` after moving along `d` can go
+    /// on with, turning off its line: the two lines of its family at right
+    /// angles and, where the variant captures orthogonally, every line of
+    /// the other family. Returns whether there was one.
+    #[inline(always)]
+    fn fly_turns<L: Line>(&mut self, at: u64, captured: u64, d: L) -> bool {
+        let mut more = false;
+        for next in d.across() {
+            if self.can_fly_jump(at, captured, next) {
+                more |= self.fly_jump(at, captured, next);
+            }
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            if L::DIAGONAL {
+                for next in Ortho::ALL {
+                    if self.can_fly_jump(at, captured, next) {
+                        more |= self.fly_jump(at, captured, next);
+                    }
+                }
+            } else {
+                for next in Dir::ALL {
+                    if self.can_fly_jump(at, captured, next) {
+                        more |= self.fly_jump(at, captured, next);
+                    }
+                }
+            }
+        }
+        more
     }
 
     /// A flying-king jump from `at` along `d`: over empty squares to the
     /// first piece, which must be an uncaptured opponent piece with an empty
     /// square behind it; returns whether the jump exists.
-    fn fly_jump(&mut self, at: u64, captured: u64, d: Dir) -> bool {
-        let (_, target) = R::Geometry::ray_walk(at, d, self.empty);
+    fn fly_jump<L: Line>(&mut self, at: u64, captured: u64, d: L) -> bool {
+        let (_, target) = d.walk::<R::Geometry>(at, self.empty);
         if target & self.opp & !captured == 0 {
             return false;
         }
-        let mut land = R::Geometry::step(target, d) & self.empty;
+        let mut land = d.step::<R::Geometry>(target) & self.empty;
         if land == 0 {
             return false;
         }
         let captured = captured | target;
-        let [side_a, side_b] = d.perpendicular();
         // The sequence may halt on this line only if it cannot go on from
         // any landing square (a capture must be completed). A jump is looked
         // for before the call: most landing squares have none.
         let mut more = self.can_fly_jump(land, captured, d) && self.fly_jump(land, captured, d);
         let first = land;
         while land != 0 {
-            for next in [side_a, side_b] {
-                if self.can_fly_jump(land, captured, next) {
-                    more |= self.fly_jump(land, captured, next);
-                }
-            }
-            land = R::Geometry::step(land, d) & self.empty;
+            more |= self.fly_turns(land, captured, d);
+            land = d.step::<R::Geometry>(land) & self.empty;
         }
         if !more {
             if R::HALT_BEHIND_KING && target & self.opp_kings != 0 {
@@ -491,7 +650,7 @@ impl<R: Rules> Captures<'_, R> {
                 land = first;
                 while land != 0 {
                     self.finish(land, captured, 0);
-                    land = R::Geometry::step(land, d) & self.empty;
+                    land = d.step::<R::Geometry>(land) & self.empty;
                 }
             }
         }

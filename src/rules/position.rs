@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use super::geometry::{Dir, Geometry};
 use super::mv::Move;
 use super::square::{Bit, Bits, Square};
-use super::variant::Rules;
+use super::variant::{KingRunStore, Rules};
 use super::zobrist;
 
 /// A player.
@@ -152,13 +152,19 @@ pub struct Position<R: Rules> {
     pieces: [u64; 2],
     kings: u64,
     side: Side,
+    /// Each side's run of quiet moves by one king, where the variant limits
+    /// it (`R::KING_MOVE_LIMIT`): 0 for none, else the count in the top two
+    /// bits and the king's bit below them. Takes no space in the other
+    /// variants.
+    king_runs: R::KingRuns,
     key: u64,
     rules: PhantomData<R>,
 }
 
 impl<R: Rules> PartialEq for Position<R> {
     fn eq(&self, other: &Self) -> bool {
-        (self.pieces, self.kings, self.side) == (other.pieces, other.kings, other.side)
+        (self.pieces, self.kings, self.side, self.king_runs)
+            == (other.pieces, other.kings, other.side, other.king_runs)
     }
 }
 
@@ -204,6 +210,7 @@ impl<R: Rules> Position<R> {
             pieces: [white, black],
             kings,
             side,
+            king_runs: R::KingRuns::default(),
             key: 0,
             rules: PhantomData,
         };
@@ -397,7 +404,82 @@ impl<R: Rules> Position<R> {
         if self.side == Side::Black {
             key ^= zobrist::BLACK_TO_MOVE;
         }
-        key
+        key ^ zobrist::king_run(0, self.king_runs.code(0))
+            ^ zobrist::king_run(1, self.king_runs.code(1))
+    }
+
+    /// The run of quiet moves that one king of `side` has made in a row
+    /// (its bit and the count, `1..=R::KING_MOVE_LIMIT`), `None` when the
+    /// side's last move was not a quiet king move, the side has no men, or
+    /// the variant sets no limit.
+    #[inline(always)]
+    pub fn king_run(&self, side: Side) -> Option<(Bit, u32)> {
+        let code = self.king_runs.code(side.index());
+        (R::KING_MOVE_LIMIT != 0 && code != 0).then(|| (Bit::new(code & 63), u32::from(code >> 6)))
+    }
+
+    /// The king of the side to move that has made its last allowed quiet
+    /// move in a row (Frisian: three), as a bitboard: it may still capture
+    /// but not move quietly. 0 when there is none.
+    #[inline(always)]
+    pub fn frozen_king(&self) -> u64 {
+        if R::KING_MOVE_LIMIT == 0 {
+            return 0;
+        }
+        match self.king_run(self.side) {
+            Some((bit, count)) if count >= u32::from(R::KING_MOVE_LIMIT) => bit.mask(),
+            _ => 0,
+        }
+    }
+
+    /// The same position with a king run set for `side`, as a game that
+    /// reached it would have it: `count` quiet moves in a row by the king
+    /// on `bit`, which must be a king of `side` while `side` has men (else
+    /// the position is returned unchanged).
+    pub fn with_king_run(&self, side: Side, bit: Bit, count: u32) -> Position<R> {
+        let mut next = *self;
+        let valid = R::KING_MOVE_LIMIT != 0
+            && (1..=u32::from(R::KING_MOVE_LIMIT)).contains(&count)
+            && self.kings(side) & bit.mask() != 0
+            && self.men(side) != 0;
+        if valid {
+            next.king_runs
+                .set_code(side.index(), (count as u8) << 6 | bit.index() as u8);
+            next.key = next.compute_key();
+        }
+        next
+    }
+
+    /// The king runs after `mv`, played by the side to move of this
+    /// position into `after` (`is_king`: the mover was a king), and the
+    /// key change: a quiet king move of a side with men starts or extends
+    /// its run, any other move ends it; a side left without men has no
+    /// run. Takes `after` by value: borrowing the new position would keep
+    /// `play` from building it in place.
+    #[inline(always)]
+    fn king_runs_after(&self, after: Position<R>, mv: Move, is_king: bool) -> (R::KingRuns, u64) {
+        let (us, them) = (self.side, self.side.opponent());
+        let mine = if is_king && mv.captured() == 0 && after.men(us) != 0 {
+            let count = match self.king_run(us) {
+                Some((bit, count)) if bit == mv.from() => count + 1,
+                _ => 1,
+            };
+            (count.min(u32::from(R::KING_MOVE_LIMIT)) as u8) << 6 | mv.to().index() as u8
+        } else {
+            0
+        };
+        let (u, t) = (us.index(), them.index());
+        let old = self.king_runs;
+        let mut runs = old;
+        runs.set_code(u, mine);
+        if after.men(them) == 0 {
+            runs.set_code(t, 0);
+        }
+        let change = zobrist::king_run(u, old.code(u))
+            ^ zobrist::king_run(u, runs.code(u))
+            ^ zobrist::king_run(t, old.code(t))
+            ^ zobrist::king_run(t, runs.code(t));
+        (runs, change)
     }
 
     /// The position after `mv`, which must be legal in this position.
@@ -437,6 +519,11 @@ impl<R: Rules> Position<R> {
             } else {
                 key ^= zobrist::PIECE[man_kind][mv.to().index()];
             }
+        }
+        if R::KING_MOVE_LIMIT != 0 {
+            let (runs, change) = self.king_runs_after(next, mv, is_king);
+            next.king_runs = runs;
+            key ^= change;
         }
         next.side = self.side.opponent();
         next.key = key;

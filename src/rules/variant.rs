@@ -31,11 +31,16 @@ pub enum VariantKind {
     Killer,
     /// Breakthrough: International where the first king wins.
     Breakthrough,
+    /// Frisian draughts, 10x10: orthogonal captures too, the capture of the
+    /// highest value, a king moving at most three times in a row.
+    Frisian,
+    /// Frysk!: Frisian from five men a side on the back rows.
+    Frysk,
 }
 
 impl VariantKind {
     /// Every variant this build plays.
-    pub const ALL: [VariantKind; 9] = [
+    pub const ALL: [VariantKind; 11] = [
         VariantKind::International,
         VariantKind::Brazilian,
         VariantKind::Losing,
@@ -45,6 +50,8 @@ impl VariantKind {
         VariantKind::Italian,
         VariantKind::Killer,
         VariantKind::Breakthrough,
+        VariantKind::Frisian,
+        VariantKind::Frysk,
     ];
 
     /// The name used on the command line and in Hub (`international`,
@@ -60,6 +67,8 @@ impl VariantKind {
             VariantKind::Italian => Italian::NAME,
             VariantKind::Killer => Killer::NAME,
             VariantKind::Breakthrough => Breakthrough::NAME,
+            VariantKind::Frisian => Frisian::NAME,
+            VariantKind::Frysk => Frysk::NAME,
         }
     }
 
@@ -70,7 +79,8 @@ impl VariantKind {
 
     /// Parses a variant name: the command-line names and the other names
     /// front ends use (`normal`/`standard` for International, `antidraughts`
-    /// for Losing, `american`/`checkers` for English, `bt` for Breakthrough).
+    /// for Losing, `american`/`checkers` for English, `bt` for Breakthrough,
+    /// `frysk!` for Frysk!).
     pub fn parse(name: &str) -> Option<VariantKind> {
         let kind = match name.trim().to_ascii_lowercase().as_str() {
             "international" | "normal" | "standard" | "10x10" => VariantKind::International,
@@ -82,6 +92,8 @@ impl VariantKind {
             "italian" => VariantKind::Italian,
             "killer" => VariantKind::Killer,
             "breakthrough" | "bt" => VariantKind::Breakthrough,
+            "frisian" => VariantKind::Frisian,
+            "frysk" | "frysk!" => VariantKind::Frysk,
             _ => return None,
         };
         Some(kind)
@@ -149,6 +161,14 @@ macro_rules! with_rules {
                 type $R = $crate::rules::Breakthrough;
                 $body
             }
+            $crate::rules::VariantKind::Frisian => {
+                type $R = $crate::rules::Frisian;
+                $body
+            }
+            $crate::rules::VariantKind::Frysk => {
+                type $R = $crate::rules::Frysk;
+                $body
+            }
         }
     };
 }
@@ -164,6 +184,10 @@ pub enum CapturePrecedence {
     /// The Italian order: most pieces; then a capture by a king; then the
     /// most kings taken; then the one meeting a king earliest.
     Italian,
+    /// The Frisian order: the highest value, a king taken worth more than
+    /// one man and less than two (n kings more than 2n - 1 men, less than
+    /// 2n: 199 against 100); on equal value a capture by a king.
+    Value,
 }
 
 /// How a game is won.
@@ -178,10 +202,43 @@ pub enum Goal {
     FirstKing,
 }
 
+/// Where a position keeps each side's king run (see
+/// `Rules::KING_MOVE_LIMIT`): nothing at all in the variants without the
+/// limit, so their positions stay as small and as fast as before.
+pub trait KingRunStore: Copy + Default + PartialEq + Eq + Send + Sync + 'static {
+    /// The run code of side `side` (0: none).
+    fn code(&self, side: usize) -> u8;
+    /// Sets the run code of side `side`.
+    fn set_code(&mut self, side: usize, code: u8);
+}
+
+impl KingRunStore for () {
+    #[inline(always)]
+    fn code(&self, _side: usize) -> u8 {
+        0
+    }
+    #[inline(always)]
+    fn set_code(&mut self, _side: usize, _code: u8) {}
+}
+
+impl KingRunStore for [u8; 2] {
+    #[inline(always)]
+    fn code(&self, side: usize) -> u8 {
+        self[side]
+    }
+    #[inline(always)]
+    fn set_code(&mut self, side: usize, code: u8) {
+        self[side] = code;
+    }
+}
+
 /// The rules of one variant: its board and one constant per rule knob.
 pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     /// The board shape.
     type Geometry: Geometry;
+    /// Where positions keep the king runs: `[u8; 2]` where
+    /// `KING_MOVE_LIMIT` is set, `()` elsewhere.
+    type KingRuns: KingRunStore;
     /// The variant's name on the command line.
     const NAME: &'static str;
     /// The run-time tag of this variant.
@@ -203,6 +260,13 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     /// A flying king whose last captured piece is a king must halt on the
     /// square directly behind it (Killer).
     const HALT_BEHIND_KING: bool = false;
+    /// Men and kings also capture along rows and files (Frisian): over the
+    /// next playable square of the row or file, two files or rows away.
+    const ORTHOGONAL_CAPTURES: bool = false;
+    /// While its side has men, one king may make at most this many quiet
+    /// moves in a row (Frisian: 3); 0 for no limit. A capture, or a move of
+    /// another piece, ends the run.
+    const KING_MOVE_LIMIT: u8 = 0;
     /// Which of several captures may be chosen.
     const PRECEDENCE: CapturePrecedence = CapturePrecedence::Majority;
     /// How the game is won.
@@ -215,6 +279,7 @@ pub struct International;
 
 impl Rules for International {
     type Geometry = Board10;
+    type KingRuns = ();
     const NAME: &'static str = "international";
     const KIND: VariantKind = VariantKind::International;
     const START_ROWS: u32 = 4;
@@ -226,6 +291,7 @@ pub struct Brazilian;
 
 impl Rules for Brazilian {
     type Geometry = Board8;
+    type KingRuns = ();
     const NAME: &'static str = "brazilian";
     const KIND: VariantKind = VariantKind::Brazilian;
     const START_ROWS: u32 = 3;
@@ -238,6 +304,7 @@ pub struct Losing;
 
 impl Rules for Losing {
     type Geometry = Board10;
+    type KingRuns = ();
     const NAME: &'static str = "losing";
     const KIND: VariantKind = VariantKind::Losing;
     const START_ROWS: u32 = 4;
@@ -250,6 +317,7 @@ pub struct LosingBrazilian;
 
 impl Rules for LosingBrazilian {
     type Geometry = Board8;
+    type KingRuns = ();
     const NAME: &'static str = "losing-brazilian";
     const KIND: VariantKind = VariantKind::LosingBrazilian;
     const START_ROWS: u32 = 3;
@@ -264,6 +332,7 @@ pub struct Russian;
 
 impl Rules for Russian {
     type Geometry = Board8;
+    type KingRuns = ();
     const NAME: &'static str = "russian";
     const KIND: VariantKind = VariantKind::Russian;
     const START_ROWS: u32 = 3;
@@ -278,6 +347,7 @@ pub struct English;
 
 impl Rules for English {
     type Geometry = Board8;
+    type KingRuns = ();
     const NAME: &'static str = "english";
     const KIND: VariantKind = VariantKind::English;
     const START_ROWS: u32 = 3;
@@ -295,6 +365,7 @@ pub struct Italian;
 
 impl Rules for Italian {
     type Geometry = Board8Mirrored;
+    type KingRuns = ();
     const NAME: &'static str = "italian";
     const KIND: VariantKind = VariantKind::Italian;
     const START_ROWS: u32 = 3;
@@ -311,6 +382,7 @@ pub struct Killer;
 
 impl Rules for Killer {
     type Geometry = Board10;
+    type KingRuns = ();
     const NAME: &'static str = "killer";
     const KIND: VariantKind = VariantKind::Killer;
     const START_ROWS: u32 = 4;
@@ -323,10 +395,46 @@ pub struct Breakthrough;
 
 impl Rules for Breakthrough {
     type Geometry = Board10;
+    type KingRuns = ();
     const NAME: &'static str = "breakthrough";
     const KIND: VariantKind = VariantKind::Breakthrough;
     const START_ROWS: u32 = 4;
     const GOAL: Goal = Goal::FirstKing;
+}
+
+/// Frisian draughts on 10x10 (the official rules of the Frisian draughts
+/// association, as lidraughts plays them): men and kings capture along
+/// rows and files as well as diagonals, the capture of the highest value is
+/// compulsory (a capture by a king on equal value), and a king makes at
+/// most three quiet moves in a row while its side has men.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Frisian;
+
+impl Rules for Frisian {
+    type Geometry = Board10;
+    type KingRuns = [u8; 2];
+    const NAME: &'static str = "frisian";
+    const KIND: VariantKind = VariantKind::Frisian;
+    const START_ROWS: u32 = 4;
+    const ORTHOGONAL_CAPTURES: bool = true;
+    const KING_MOVE_LIMIT: u8 = 3;
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Value;
+}
+
+/// Frysk!: the Frisian rules from five men a side, each on its back row
+/// (lidraughts' variant).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Frysk;
+
+impl Rules for Frysk {
+    type Geometry = Board10;
+    type KingRuns = [u8; 2];
+    const NAME: &'static str = "frysk";
+    const KIND: VariantKind = VariantKind::Frysk;
+    const START_ROWS: u32 = 1;
+    const ORTHOGONAL_CAPTURES: bool = true;
+    const KING_MOVE_LIMIT: u8 = 3;
+    const PRECEDENCE: CapturePrecedence = CapturePrecedence::Value;
 }
 
 #[cfg(test)]
@@ -346,11 +454,12 @@ mod tests {
             ("american", VariantKind::English),
             ("checkers", VariantKind::English),
             ("bt", VariantKind::Breakthrough),
+            ("Frysk!", VariantKind::Frysk),
             (" russian ", VariantKind::Russian),
         ] {
             assert_eq!(VariantKind::parse(alias), Some(kind), "{alias}");
         }
-        assert_eq!(VariantKind::parse("frisian"), None);
+        assert_eq!(VariantKind::parse("turkish"), None);
         assert_eq!(VariantKind::parse(""), None);
     }
 
@@ -368,5 +477,7 @@ mod tests {
         check::<Italian>();
         check::<Killer>();
         check::<Breakthrough>();
+        check::<Frisian>();
+        check::<Frysk>();
     }
 }

@@ -55,3 +55,29 @@ pub fn of_set(kind: usize, mut bb: u64) -> u64 {
     }
     key
 }
+
+/// The keys of the Frisian king runs: one per side and run code (see
+/// `Position::king_run`), code 0 (no run) keyed 0. Drawn from their own
+/// seed, so the piece keys above are unchanged.
+static KING_RUN: [[u64; 256]; 2] = {
+    let mut table = [[0u64; 256]; 2];
+    let mut state = 0x51A7_E0F0_4B1D_6E55u64;
+    let mut side = 0;
+    while side < 2 {
+        let mut code = 1;
+        while code < 256 {
+            let (next, value) = splitmix(state);
+            state = next;
+            table[side][code] = value;
+            code += 1;
+        }
+        side += 1;
+    }
+    table
+};
+
+/// The key of a side's king run code (0 for no run).
+#[inline(always)]
+pub fn king_run(side: usize, code: u8) -> u64 {
+    KING_RUN[side][code as usize]
+}

@@ -617,7 +617,7 @@ fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
     }
     use crate::rules::Geometry;
     let empty = pos.empty_squares();
-    let kings = pos.kings(pos.side_to_move());
+    let kings = pos.kings(pos.side_to_move()) & !pos.frozen_king();
     crate::rules::Dir::ALL
         .iter()
         .any(|&d| R::Geometry::step(kings, d) & empty != 0)
