@@ -27,8 +27,8 @@ use std::fmt;
 use crate::rules::VariantKind;
 
 /// The PDN `GameType` numbers of the variants, for messages.
-pub const GAME_TYPES: &str = "20 International, 21 English, 22 Italian, 25 Russian, 26 Brazilian; \
-     Losing, Killer and Breakthrough by a Variant tag";
+pub const GAME_TYPES: &str = "20 International, 21 English, 22 Italian, 25 Russian, 26 Brazilian, \
+     40 Frisian; Losing, Killer, Breakthrough and Frysk! by a Variant tag";
 
 /// The PDN `GameType` number of a variant (the number of its board and
 /// moves: Losing, Killer and Breakthrough share 20 or 26 and are told apart
@@ -43,6 +43,7 @@ pub fn game_type(kind: VariantKind) -> u32 {
         VariantKind::Italian => 22,
         VariantKind::Russian => 25,
         VariantKind::Brazilian | VariantKind::LosingBrazilian => 26,
+        VariantKind::Frisian | VariantKind::Frysk => 40,
     }
 }
 
@@ -54,6 +55,7 @@ pub fn needs_variant_tag(kind: VariantKind) -> bool {
             | VariantKind::LosingBrazilian
             | VariantKind::Killer
             | VariantKind::Breakthrough
+            | VariantKind::Frysk
     )
 }
 

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The whole run of games may take this long (it takes about 30 s).
+/// The whole run of games may take this long (it takes about 60 s).
 const DEADLINE: Duration = Duration::from_secs(600);
 
 fn manifest() -> &'static Path {

@@ -31,7 +31,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::rules::VariantKind;
 
-/// tempo: a draughts engine of nine variants, over the Hub and DXP protocols.
+/// tempo: a draughts engine of eleven variants, over the Hub and DXP protocols.
 #[derive(Debug, Parser)]
 #[command(name = "tempo", version, about, long_about = None)]
 pub struct Cli {
@@ -61,6 +61,10 @@ pub enum VariantArg {
     Killer,
     /// Breakthrough, 10x10: the first king wins.
     Breakthrough,
+    /// Frisian draughts, 10x10: orthogonal captures, the capture of most value.
+    Frisian,
+    /// Frysk!: Frisian from five men a side on the back rows.
+    Frysk,
 }
 
 impl From<VariantArg> for VariantKind {
@@ -75,6 +79,8 @@ impl From<VariantArg> for VariantKind {
             VariantArg::Italian => VariantKind::Italian,
             VariantArg::Killer => VariantKind::Killer,
             VariantArg::Breakthrough => VariantKind::Breakthrough,
+            VariantArg::Frisian => VariantKind::Frisian,
+            VariantArg::Frysk => VariantKind::Frysk,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::VariantArg;
-use crate::rules::notation::{format_move, parse_position};
+use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::perft::{divide, perft_threads};
 use crate::rules::{MoveStyle, Position, Rules, VariantKind};
 
@@ -19,6 +19,11 @@ pub struct PerftArgs {
     /// Start position as a FEN or Hub position string (default: the initial position).
     #[arg(long)]
     pub fen: Option<String>,
+    /// Moves played from the start position before counting, separated by
+    /// spaces (standard or Hub notation): the position then carries what no
+    /// FEN holds, such as a Frisian king's run of moves.
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
     /// Deepest depth to count; every depth from 1 up is printed.
     #[arg(long, value_name = "D", default_value_t = 6)]
     pub depth: u32,
@@ -36,10 +41,19 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, String> {
 }
 
 fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
-    let pos = match &args.fen {
+    let mut pos = match &args.fen {
         Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
         None => Position::<R>::start(),
     };
+    for (n, text) in args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .enumerate()
+    {
+        let mv = parse_move(&pos, text).map_err(|e| format!("--moves: move {}: {e}", n + 1))?;
+        pos = pos.play(mv);
+    }
     if args.depth == 0 {
         return Err("--depth must be at least 1".to_string());
     }

@@ -4,13 +4,13 @@ Usage: python play_games.py PATH_TO_TEMPO [SEED]
 
 pydraughts starts `tempo hub`, reads its `id`/`param` lines, sends `init`,
 then plays games of every variant pydraughts and tempo share (International
-as "standard", Brazilian, Russian, English, Italian, antidraughts, and
-breakthrough; pydraughts has no Killer): in each, the engine against itself
+as "standard", Brazilian, Russian, English, Italian, antidraughts,
+breakthrough, Frisian and Frysk! as "frysk!"; pydraughts has no Killer): in each, the engine against itself
 and against a random mover that picks among pydraughts' legal moves. The
 variant is set with `HubEngine.setoption("variant", NAME)` under pydraughts'
 own name; pydraughts sends it only because tempo lists its variants in its
 `param name=variant` line, and tempo must take pydraughts' spellings
-(`standard`, `antidraughts`, `breakthrough`).
+(`standard`, `antidraughts`, `breakthrough`, `frysk!`).
 
 pydraughts keeps the board: every engine move (and every ponder move) is
 checked against its legal moves, and a game ends when pydraughts' rules say
@@ -23,9 +23,9 @@ whose result must be the same win, at the same ply: the two programs agree
 on when and how a game is won.
 
 Moves are exchanged in three ways:
-- International, antidraughts, breakthrough and Italian go through
-  `HubEngine.play`, pydraughts' own path (its start position and its move
-  strings are tempo's);
+- International, antidraughts, breakthrough, Italian, Frisian and Frysk!
+  go through `HubEngine.play`, pydraughts' own path (its start position and
+  its move strings are tempo's);
 - Brazilian and Russian go through `HubEngine.go`: pydraughts writes 8x8
   moves with squares numbered from White's side (rows mirrored; its 9-13 is
   the standard 21-17), so this script translates the moves it sends and
@@ -65,11 +65,13 @@ VARIANTS = {
     "italian": ("italian", 0.02, 200),
     "antidraughts": ("losing", 0.02, 200),
     "breakthrough": ("breakthrough", 0.02, 200),
+    "frisian": ("frisian", 0.02, 200),
+    "frysk!": ("frysk", 0.02, 200),
 }
 
 # Moves through HubEngine.play (pydraughts' own path); the others through
 # HubEngine.go with the translations above.
-PLAY_PATH = {"standard", "antidraughts", "breakthrough", "italian"}
+PLAY_PATH = {"standard", "antidraughts", "breakthrough", "italian", "frisian", "frysk!"}
 
 # (variant, white, black): "engine" or "random".
 GAMES = [
@@ -287,7 +289,7 @@ def main():
         raise SystemExit(f"unexpected id: {engine.id}")
     missing = {"variant", "threads", "hash", "multipv"} - engine.options
     hub_names = {"normal", "brazilian", "losing", "losing-brazilian", "russian", "english",
-                 "italian", "killer", "bt"}
+                 "italian", "killer", "bt", "frisian", "frysk"}
     if missing or engine.variants != hub_names:
         raise SystemExit(f"parameters: {engine.options}, variants: {engine.variants}")
     try:
