@@ -28,7 +28,7 @@ use crate::rules::VariantKind;
 
 /// The PDN `GameType` numbers of the variants, for messages.
 pub const GAME_TYPES: &str = "20 International, 21 English, 22 Italian, 25 Russian, 26 Brazilian, \
-     40 Frisian; Losing, Killer, Breakthrough and Frysk! by a Variant tag";
+     30 Turkish, 40 Frisian; Losing, Killer, Breakthrough and Frysk! by a Variant tag";
 
 /// The PDN `GameType` number of a variant (the number of its board and
 /// moves: Losing, Killer and Breakthrough share 20 or 26 and are told apart
@@ -44,6 +44,7 @@ pub fn game_type(kind: VariantKind) -> u32 {
         VariantKind::Russian => 25,
         VariantKind::Brazilian | VariantKind::LosingBrazilian => 26,
         VariantKind::Frisian | VariantKind::Frysk => 40,
+        VariantKind::Turkish => 30,
     }
 }
 

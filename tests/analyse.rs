@@ -258,7 +258,7 @@ fn bad_games_are_skipped_with_their_lines_and_good_ones_analysed() {
         "bad-games.pdn",
         "[Event \"illegal\"]\n1. 32-28 18-22 2. 28-22 *\n\
          [Event \"good\"]\n1. 32-28 *\n\
-         [Event \"turkish\"]\n[GameType \"30\"]\n1. c3-d4 *\n\
+         [Event \"thai\"]\n[GameType \"31\"]\n1. c3-d4 *\n\
          [Event \"syntax\"]\n1. 32-28 hop *\n\
          [Event \"fen\"]\n[FEN \"W:W99:B1\"]\n*\n",
     );

@@ -2,7 +2,7 @@
 //! and an independent check of the short-king variants.
 //!
 //! - Every `U` row of `tests/data/perft_variants.tsv` (Russian, English,
-//!   Italian, Killer, Losing, Breakthrough, Frisian, Frysk!) must equal
+//!   Italian, Killer, Losing, Breakthrough, Frisian, Frysk!, Turkish) must equal
 //!   `perft`; rows above `NORMAL_TIER_MAX_NODES` run in the ignored slow
 //!   tier.
 //! - English and Italian (men and kings move one square) have a second,
@@ -19,7 +19,7 @@ use tempo::rules::notation::{parse_fen, to_fen};
 use tempo::rules::perft::perft;
 use tempo::rules::{
     Breakthrough, English, Frisian, Frysk, Geometry, Italian, Killer, Losing, Position, Rules,
-    Russian,
+    Russian, Turkish,
 };
 
 /// Rows with more leaf nodes than this are left to the slow tier.
@@ -53,6 +53,7 @@ fn engine_count(row: &Row) -> u64 {
         "breakthrough" => perft_of::<Breakthrough>(&row.fen, row.depth),
         "frisian" => perft_of::<Frisian>(&row.fen, row.depth),
         "frysk" => perft_of::<Frysk>(&row.fen, row.depth),
+        "turkish" => perft_of::<Turkish>(&row.fen, row.depth),
         other => panic!("unknown variant {other}"),
     }
 }
@@ -77,6 +78,7 @@ fn data_file_rows_are_marked_and_complete() {
     assert_eq!(count("breakthrough"), 6);
     assert_eq!(count("frisian"), 12);
     assert_eq!(count("frysk"), 8);
+    assert_eq!(count("turkish"), 35);
     assert!(rows
         .iter()
         .all(|r| ["U", "K", "P"].contains(&r.convention.as_str())));
@@ -93,6 +95,7 @@ fn published_u_counts_normal_tier() {
         "breakthrough",
         "frisian",
         "frysk",
+        "turkish",
     ] {
         let n = check_u_rows(|r| r.variant == variant && r.nodes <= NORMAL_TIER_MAX_NODES);
         assert!(n >= 6, "{variant}: only {n} rows checked");

@@ -16,7 +16,7 @@ use tempo::rules::notation::{format_move, parse_fen, parse_move};
 use tempo::rules::{
     Brazilian, Breakthrough, DrawClocks, DrawReason, DrawSettings, English, Frisian, Frysk,
     International, Italian, Killer, Losing, LosingBrazilian, MoveStyle, Piece, Position, Rules,
-    Russian, Side, Square, VariantKind,
+    Russian, Side, Square, Turkish, VariantKind,
 };
 
 fn pos<R: Rules>(fen: &str) -> Position<R> {
@@ -427,4 +427,122 @@ fn frysk_starts_from_the_back_rows() {
     assert_eq!(start.legal_moves().len(), 9);
     // Orthogonal captures as in Frisian.
     assert_moves::<Frysk>("W:W33:B23,K32", &["33x31x32"]);
+}
+
+// ---------------------------------------------------------------------------
+// Turkish draughts (seed 003, "Damas")
+// ---------------------------------------------------------------------------
+
+/// 16 men a side on the second and third rows, on all 64 squares; White
+/// starts; FEN in and out in coordinates.
+#[test]
+fn turkish_starts_on_the_second_and_third_rows() {
+    let start = Position::<Turkish>::start();
+    let fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:\
+               Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7";
+    assert_eq!(tempo::rules::notation::to_fen(&start), fen);
+    assert_eq!(pos::<Turkish>(fen), start);
+    assert_moves::<Turkish>(
+        fen,
+        &[
+            "a3-a4", "b3-b4", "c3-c4", "d3-d4", "e3-e4", "f3-f4", "g3-g4", "h3-h4",
+        ],
+    );
+}
+
+/// Men move one square straight forward or sideways, never backward or
+/// diagonally; kings move like rooks.
+#[test]
+fn turkish_men_step_forward_and_sideways_kings_fly_along_lines() {
+    assert_moves::<Turkish>("W:Wd4:Bh8", &["d4-d5", "d4-c4", "d4-e4"]);
+    assert_moves::<Turkish>("B:Wh1:Bd4", &["d4-d3", "d4-c4", "d4-e4"]);
+    let king = pos::<Turkish>("W:WKd4,d5:Bh8");
+    let got: BTreeSet<String> = king
+        .legal_moves()
+        .iter()
+        .map(|&m| format_move::<Turkish>(m, MoveStyle::Hub))
+        .collect();
+    for mv in ["d4-a4", "d4-h4", "d4-d1", "d5-d6", "d5-c5"] {
+        assert!(got.contains(mv), "{mv} missing from {got:?}");
+    }
+    assert!(!got.contains("d4-d6"), "a king does not pass its own man");
+    assert!(!got.contains("d4-e5"), "no diagonal moves");
+}
+
+/// Captures forward and sideways over an adjacent piece; the capture of
+/// the most pieces is compulsory.
+#[test]
+fn turkish_men_capture_the_most_pieces() {
+    // d4 x d5 to d6, then x e6 to f6 (two), or x c4 to b4 (one).
+    assert_moves::<Turkish>("W:Wd4,Kh1:Bd5,c4,e6,e5", &["d4xf6xe6xd5"]);
+    // No capture backward: the man on d4 does not take d3.
+    assert_moves::<Turkish>("W:Wd4:Bd3,h8", &["d4-d5", "d4-c4", "d4-e4"]);
+}
+
+/// Captured pieces leave the board as they are jumped: the king crosses
+/// a3-a6 twice, the second time over the square of a3, taken earlier.
+#[test]
+fn turkish_pieces_leave_the_board_during_the_capture() {
+    assert_moves::<Turkish>("W:WKa1:Ba3,c6,d4,b2,a7", &["a1xa8xa7xc6xd4xa3xb2"]);
+}
+
+/// A king may not turn back 180 degrees between two jumps: from a4 it takes
+/// a6 or a2, never both.
+#[test]
+fn turkish_king_never_turns_back() {
+    assert_moves::<Turkish>("W:WKa4:Ba6,a2", &["a4xa8xa6", "a4xa7xa6", "a4xa1xa2"]);
+}
+
+/// A man reaching the far row during a capture goes on as a man (sideways
+/// only, never back down) and is crowned where the move ends.
+#[test]
+fn turkish_man_crowned_at_the_end_of_its_capture() {
+    // c6 x c7 to c8, then along the far row x d8 to e8; as a king it could
+    // also take e7 downward: it may not.
+    let p = pos::<Turkish>("W:Wc6,h1:Bc7,d8,e7,h8");
+    assert_moves::<Turkish>("W:Wc6,h1:Bc7,d8,e7,h8", &["c6xe8xd8xc7"]);
+    let after = play(&p, "c6xe8xd8xc7");
+    let e8 = tempo::rules::notation::parse_square::<Turkish>("e8").unwrap();
+    assert_eq!(after.piece_at(e8), Some(Piece::King(Side::White)));
+}
+
+/// Seed 003: a side left with at most one piece against a king has lost;
+/// a king against a king is no win for either (drawn after two moves of
+/// each side).
+#[test]
+fn turkish_one_piece_against_a_king_loses() {
+    assert_eq!(pos::<Turkish>("B:WKa1,b2:Bh7").winner(), Some(Side::White));
+    assert_eq!(pos::<Turkish>("W:WKa1:Bh7").winner(), Some(Side::White));
+    assert_eq!(pos::<Turkish>("W:Wa3:BKh8").winner(), Some(Side::Black));
+    assert_eq!(pos::<Turkish>("W:Wa3:Bh6").winner(), None);
+    assert_eq!(pos::<Turkish>("W:WKa1:BKh8,g7").winner(), Some(Side::Black));
+    // A capture that leaves one piece against a king ends the game.
+    let mut game = Game::new(pos::<Turkish>("W:WKa1,a2:Ba5,h7"));
+    game.play_text("a2-b2").unwrap();
+    assert_eq!(game.result(), GameResult::Ongoing);
+    let mut game = Game::new(pos::<Turkish>("W:WKa1:Ba5,h7"));
+    game.play_text("a1xa6xa5").unwrap();
+    assert_eq!(game.result(), GameResult::WhiteWins(WinReason::LonePiece));
+    // King against king.
+    let kk = pos::<Turkish>("W:WKa1:BKh8");
+    assert_eq!(kk.winner(), None);
+    let settings = DrawSettings::for_variant(VariantKind::Turkish);
+    assert_eq!(DrawClocks::start(&kk).plies_until_draw(&settings), Some(4));
+}
+
+/// The position where pydraughts lets a king pass its own man (b1-b8
+/// through b7): tempo, like kish, stops the king before it.
+#[test]
+fn turkish_king_stops_before_its_own_man() {
+    let p = pos::<Turkish>(
+        "B:Wc2,d2,e2,f2,h2,d3,e3,f3,g3,h4,h5,a2,Ka8:Bc6,d6,e6,f6,h6,b7,c7,d7,e7,f7,g7,h7,Kb1",
+    );
+    let got: BTreeSet<String> = p
+        .legal_moves()
+        .iter()
+        .map(|&m| format_move::<Turkish>(m, MoveStyle::Hub))
+        .collect();
+    assert_eq!(got.len(), 22);
+    assert!(got.contains("b1-b6"));
+    assert!(!got.contains("b1-b8") && !got.contains("b1-b7"));
 }

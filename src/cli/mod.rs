@@ -31,7 +31,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::rules::VariantKind;
 
-/// tempo: a draughts engine of eleven variants, over the Hub and DXP protocols.
+/// tempo: a draughts engine of twelve variants, over the Hub and DXP protocols.
 #[derive(Debug, Parser)]
 #[command(name = "tempo", version, about, long_about = None)]
 pub struct Cli {
@@ -65,6 +65,8 @@ pub enum VariantArg {
     Frisian,
     /// Frysk!: Frisian from five men a side on the back rows.
     Frysk,
+    /// Turkish draughts, all 64 squares: men forward and sideways, rook kings.
+    Turkish,
 }
 
 impl From<VariantArg> for VariantKind {
@@ -81,6 +83,7 @@ impl From<VariantArg> for VariantKind {
             VariantArg::Breakthrough => VariantKind::Breakthrough,
             VariantArg::Frisian => VariantKind::Frisian,
             VariantArg::Frysk => VariantKind::Frysk,
+            VariantArg::Turkish => VariantKind::Turkish,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod patterns;
 mod regions;
 mod table;
 mod terms;
+mod turkish;
 mod weights;
 pub mod weights_file;
 
@@ -59,6 +60,9 @@ pub fn evaluate_learned<R: Rules>(pos: &Position<R>, patterns: &Patterns) -> i32
 /// view (the base the learned patterns are fitted on top of).
 #[inline(always)]
 pub fn hand_white_score<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::white_score(pos);
+    }
     let w = &t.weights;
     match R::GOAL {
         Goal::Losing => {

@@ -45,7 +45,12 @@ const fn forward_cones<G: Geometry>() -> [[u64; 64]; 2] {
         while bit < 64 {
             let mut front = (1u64 << bit) & G::BOARD;
             let mut cone = 0;
-            while front != 0 {
+            // A cone reaches the far row within `ROWS` steps; the bound also
+            // ends the loop on a board without ghost bits (Turkish, whose
+            // men the hand terms never see), where rotations never leave it.
+            let mut steps = 0;
+            while front != 0 && steps < G::ROWS {
+                steps += 1;
                 front = (front.rotate_left(G::STEP_ROTATION[a])
                     | front.rotate_left(G::STEP_ROTATION[b]))
                     & G::BOARD;

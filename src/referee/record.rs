@@ -38,6 +38,8 @@ pub enum WinReason {
     GotBlocked,
     /// Breakthrough: the winner made the first king.
     FirstKing,
+    /// Turkish: the loser is left with one piece against a king (seed 003).
+    LonePiece,
 }
 
 impl WinReason {
@@ -53,6 +55,7 @@ impl WinReason {
             WinReason::GaveAwayAll => format!("{winner} has no pieces left (losing draughts)"),
             WinReason::GotBlocked => format!("{winner} has no legal move (losing draughts)"),
             WinReason::FirstKing => format!("{winner} made the first king"),
+            WinReason::LonePiece => format!("{loser} has one piece left against a king"),
         }
     }
 }
@@ -97,13 +100,15 @@ impl GameResult {
     }
 
     /// Why, as `tempo game` prints it: `no-moves` for a win (`first-king`
-    /// in Breakthrough), the draw
+    /// in Breakthrough, `lone-piece` in Turkish), the draw
     /// reason's name for a draw, `none` while the game goes on.
     pub const fn reason(self) -> &'static str {
         match self {
             GameResult::Ongoing => "none",
             GameResult::WhiteWins(WinReason::FirstKing)
             | GameResult::BlackWins(WinReason::FirstKing) => "first-king",
+            GameResult::WhiteWins(WinReason::LonePiece)
+            | GameResult::BlackWins(WinReason::LonePiece) => "lone-piece",
             GameResult::WhiteWins(_) | GameResult::BlackWins(_) => "no-moves",
             GameResult::Draw(reason) => reason.name(),
         }
@@ -349,6 +354,7 @@ impl<R: Rules> Game<R> {
         if let Some(winner) = pos.winner() {
             let reason = match R::GOAL {
                 Goal::FirstKing if pos.all_kings() != 0 => WinReason::FirstKing,
+                _ if pos.lone_piece_loser().is_some() => WinReason::LonePiece,
                 Goal::Losing if pos.pieces(winner) == 0 => WinReason::GaveAwayAll,
                 Goal::Losing => WinReason::GotBlocked,
                 _ if pos.pieces(winner.opponent()) == 0 => WinReason::NoPieces,

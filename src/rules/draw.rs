@@ -30,6 +30,7 @@
 //!               (none of the 3 on it)
 //! Frisian,      K v K                              2K v K
 //!  Frysk!
+//! Turkish       K v K                              none
 //! others        none                               none
 //! ```
 //!
@@ -44,6 +45,7 @@
 //! Losing (both boards)     3            -         -     -    draw_rules.md §4
 //! Breakthrough             3            -         -     -    draw_rules.md §4
 //! Frisian, Frysk!          3            -         2     7    Frisian rules
+//! Turkish                  3            -         2     -    tempo's choice
 //! ```
 //!
 //! Frisian (as lidraughts and pydraughts play it): two kings against one
@@ -164,6 +166,7 @@ impl DrawSettings {
             VariantKind::Losing | VariantKind::LosingBrazilian | VariantKind::Breakthrough => {
                 rules(0, 0, 0)
             }
+            VariantKind::Turkish => rules(0, 2, 0),
             VariantKind::Frisian | VariantKind::Frysk => rules(0, 2, 7),
         }
     }
@@ -294,6 +297,15 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
                 EndgameClass::Short
             } else if lone_king_against(|m| m.kings >= 3 && m.men == 0) {
                 EndgameClass::Long
+            } else {
+                EndgameClass::Open
+            }
+        }
+        VariantKind::Turkish => {
+            // A king against a king: drawn after two moves of each side
+            // (any other single piece against a king has lost already).
+            if a == Material::KING && b == Material::KING {
+                EndgameClass::Short
             } else {
                 EndgameClass::Open
             }

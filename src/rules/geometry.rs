@@ -123,6 +123,8 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// generator is unchanged (every rule is symmetric left to right); only
     /// the square numbers and coordinates differ.
     const MIRRORED: bool = false;
+    /// Moves and FEN name the squares by coordinates (`a2`), not numbers.
+    const NAMED_BY_COORDINATES: bool = false;
     /// For each direction (indexed by `Dir as usize`) and bit, the board
     /// squares beyond that bit in that direction, up to the edge.
     const RAYS: [[u64; 64]; 4] = rays(Self::PER_ROW, Self::BOARD);
@@ -284,6 +286,12 @@ pub trait Geometry: Copy + Send + Sync + 'static {
         }
         Square::new((row * Self::PER_ROW + file / 2 + 1) as u8)
     }
+
+    /// The bits of the playable squares of one row (0 = Black's back row).
+    #[inline]
+    fn row_bits(row: u32) -> u64 {
+        row_mask(Self::PER_ROW, row)
+    }
 }
 
 /// Mask of the playable bits of a board with `rows` rows of `per_row` squares.
@@ -409,6 +417,108 @@ impl Geometry for Board8Mirrored {
     const ROWS: u32 = 8;
     const PER_ROW: u32 = 4;
     const MIRRORED: bool = true;
+}
+
+/// The 8x8 board of Turkish draughts, where all 64 squares are played:
+/// bit `8 * row + file` (row 0 = Black's back row, file 0 = column a), no
+/// ghost bits. Square numbers run 1..=64 in the same order (1 = a8, 8 = h8,
+/// 57 = a1, 64 = h1); the notation names them by coordinates. Steps are
+/// shifts masked at the a- and h-files instead of ghost bits, so every
+/// method that relies on the padded layout is given here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board8Full;
+
+/// The a-file of [`Board8Full`].
+const FULL_FILE_A: u64 = 0x0101_0101_0101_0101;
+/// The h-file of [`Board8Full`].
+const FULL_FILE_H: u64 = FULL_FILE_A << 7;
+
+impl Geometry for Board8Full {
+    const ROWS: u32 = 8;
+    const PER_ROW: u32 = 8;
+    const BOARD: u64 = u64::MAX;
+    const NAMED_BY_COORDINATES: bool = true;
+    const TOP_ROW: u64 = 0xFF;
+    const BOTTOM_ROW: u64 = 0xFF << 56;
+    const RAYS: [[u64; 64]; 4] = full_rays(&[(-1, -1), (-1, 1), (1, -1), (1, 1)]);
+    const ORTHO_RAYS: [[u64; 64]; 4] = full_rays(&[(0, -1), (0, 1), (-1, 0), (1, 0)]);
+    const LEFT_END: u64 = FULL_FILE_A;
+    const RIGHT_END: u64 = FULL_FILE_H;
+    const STEP_ROTATION: [u32; 4] = [64 - 9, 64 - 7, 7, 9];
+
+    #[inline(always)]
+    fn step(bb: u64, dir: Dir) -> u64 {
+        match dir {
+            Dir::UpLeft => (bb & !FULL_FILE_A) >> 9,
+            Dir::UpRight => (bb & !FULL_FILE_H) >> 7,
+            Dir::DownLeft => (bb & !FULL_FILE_A) << 7,
+            Dir::DownRight => (bb & !FULL_FILE_H) << 9,
+        }
+    }
+
+    #[inline(always)]
+    fn ortho_step(bb: u64, dir: Ortho) -> u64 {
+        match dir {
+            Ortho::Left => (bb & !FULL_FILE_A) >> 1,
+            Ortho::Right => (bb & !FULL_FILE_H) << 1,
+            Ortho::Up => bb >> 8,
+            Ortho::Down => bb << 8,
+        }
+    }
+
+    #[inline]
+    fn bit(sq: Square) -> Bit {
+        Bit::new(sq.get() - 1)
+    }
+
+    #[inline]
+    fn square(bit: Bit) -> Option<Square> {
+        Square::new(bit.index() as u8 + 1)
+    }
+
+    #[inline]
+    fn row_file(sq: Square) -> (u32, u32) {
+        let s = sq.get() as u32 - 1;
+        (s / 8, s % 8)
+    }
+
+    #[inline]
+    fn from_row_file(row: u32, file: u32) -> Option<Square> {
+        if row >= 8 || file >= 8 {
+            return None;
+        }
+        Square::new((row * 8 + file + 1) as u8)
+    }
+
+    #[inline]
+    fn row_bits(row: u32) -> u64 {
+        0xFF << (8 * row)
+    }
+}
+
+/// The rays of the full 8x8 board along the four `(row, file)` steps given
+/// (in the order of the direction enum they serve).
+const fn full_rays(steps: &[(i32, i32); 4]) -> [[u64; 64]; 4] {
+    let mut rays = [[0u64; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let (dr, df) = steps[dir];
+        let mut bit = 0;
+        while bit < 64 {
+            let (mut row, mut file) = (bit / 8, bit % 8);
+            loop {
+                row += dr;
+                file += df;
+                if row < 0 || row >= 8 || file < 0 || file >= 8 {
+                    break;
+                }
+                rays[dir][bit as usize] |= 1u64 << (row * 8 + file);
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    rays
 }
 
 #[cfg(test)]

@@ -12,17 +12,18 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod square;
+mod turkish;
 pub mod variant;
 pub mod zobrist;
 
 pub use crate::with_rules;
 pub use draw::{DrawClocks, DrawReason, DrawSettings};
-pub use geometry::{Board10, Board8, Board8Mirrored, Dir, Geometry, Ortho};
+pub use geometry::{Board10, Board8, Board8Full, Board8Mirrored, Dir, Geometry, Ortho};
 pub use mv::{Move, MoveList};
 pub use notation::{MoveStyle, NotationError};
 pub use position::{Piece, Position, PositionError, Side};
 pub use square::{Bit, Square};
 pub use variant::{
     Brazilian, Breakthrough, CapturePrecedence, English, Frisian, Frysk, Goal, International,
-    Italian, Killer, KingRunStore, Losing, LosingBrazilian, Rules, Russian, VariantKind,
+    Italian, Killer, KingRunStore, Losing, LosingBrazilian, Rules, Russian, Turkish, VariantKind,
 };

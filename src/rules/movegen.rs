@@ -29,6 +29,7 @@ use super::geometry::{Dir, Geometry, Ortho};
 use super::mv::{Move, MoveList};
 use super::position::{Position, Side};
 use super::square::{Bit, Bits};
+use super::turkish;
 use super::variant::{CapturePrecedence, Goal, Rules};
 
 /// The directions in which a side's men step forward.
@@ -155,6 +156,9 @@ impl Sides {
 
 /// Fills the legal moves of `pos` into `list` (cleared first).
 pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::generate(pos, list);
+    }
     list.clear();
     let sides = Sides::of(pos);
     match pos.side_to_move() {
@@ -166,6 +170,9 @@ pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
 /// Fills only the captures of `pos` into `list` (cleared first); empty when
 /// the side to move cannot capture.
 pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::generate_captures(pos, list);
+    }
     list.clear();
     let sides = Sides::of(pos);
     match pos.side_to_move() {
@@ -177,6 +184,9 @@ pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
 /// Fills the quiet moves of `pos` into `list` (cleared first): all its
 /// legal moves when the side to move has no capture, which the caller knows.
 pub fn generate_quiet<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::generate_quiet(pos, list);
+    }
     list.clear();
     let sides = Sides::of(pos);
     match pos.side_to_move() {
@@ -190,6 +200,9 @@ pub fn generate_quiet<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
 /// (a man forward, a short king any way) or fly (a flying king over empty
 /// squares) there. Lets a search try a remembered move before generating.
 pub fn legal_quiet_move<R: Rules>(pos: &Position<R>, from: Bit, to: Bit) -> Option<Move> {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::legal_quiet_move(pos, from, to);
+    }
     let side = pos.side_to_move();
     let empty = pos.empty_squares();
     if to.mask() & empty == 0 || has_capture(pos) {
@@ -208,6 +221,34 @@ pub fn legal_quiet_move<R: Rules>(pos: &Position<R>, from: Bit, to: Bit) -> Opti
     (reach & to.mask() != 0).then(|| Move::new(from, to, 0))
 }
 
+/// The empty squares a man of the side to move can step onto.
+#[inline(always)]
+pub fn man_step_squares<R: Rules>(pos: &Position<R>) -> u64 {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::quiet_man_squares(pos);
+    }
+    let side = pos.side_to_move();
+    let [a, b] = forward(side == Side::White);
+    let men = pos.men(side);
+    (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares()
+}
+
+/// Whether the side to move has any quiet move (whatever its captures).
+#[inline(always)]
+pub fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::has_quiet_move(pos);
+    }
+    if man_step_squares(pos) != 0 {
+        return true;
+    }
+    let empty = pos.empty_squares();
+    let kings = pos.kings(pos.side_to_move()) & !pos.frozen_king();
+    Dir::ALL
+        .iter()
+        .any(|&d| R::Geometry::step(kings, d) & empty != 0)
+}
+
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
@@ -218,6 +259,9 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 /// not to move: whether it threatens a capture).
 #[inline]
 pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::side_has_capture(pos, side);
+    }
     let sides = Sides::for_side(pos, side);
     // Where men capture backward too, the test is the same for both sides
     // (`sides` is already seen from `side`): one copy, and no branch on a
@@ -233,6 +277,9 @@ pub fn side_has_capture<R: Rules>(pos: &Position<R>, side: Side) -> bool {
 /// them (the leaf step of perft). `list` is scratch space.
 #[inline(always)]
 pub fn count_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList) -> u64 {
+    if R::ORTHOGONAL_MOVES {
+        return turkish::count_moves(pos, list);
+    }
     let sides = Sides::of(pos);
     match pos.side_to_move() {
         Side::White => count_for::<R, true>(sides, list),
@@ -680,6 +727,9 @@ impl<R: Rules> Position<R> {
     ///   side to move with no legal move loses.
     pub fn winner(&self) -> Option<Side> {
         let side = self.side_to_move();
+        if let Some(loser) = self.lone_piece_loser() {
+            return Some(loser.opponent());
+        }
         if R::GOAL == Goal::FirstKing {
             if self.kings(side.opponent()) != 0 {
                 return Some(side.opponent());
@@ -694,6 +744,22 @@ impl<R: Rules> Position<R> {
         Some(match R::GOAL {
             Goal::Losing => side,
             Goal::Normal | Goal::FirstKing => side.opponent(),
+        })
+    }
+
+    /// Where a side left with one piece against a king has lost
+    /// (`R::LONE_PIECE_LOSES`, Turkish): that side. A king against a king
+    /// loses for neither.
+    #[inline(always)]
+    pub fn lone_piece_loser(&self) -> Option<Side> {
+        if !R::LONE_PIECE_LOSES {
+            return None;
+        }
+        let side = self.side_to_move();
+        [side, side.opponent()].into_iter().find(|&s| {
+            let (mine, theirs) = (self.pieces(s), self.pieces(s.opponent()));
+            let king_v_king = mine & self.all_kings() != 0 && theirs.count_ones() == 1;
+            mine.count_ones() == 1 && self.kings(s.opponent()) != 0 && !king_v_king
         })
     }
 

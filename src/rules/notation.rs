@@ -138,20 +138,34 @@ fn number<R: Rules>(bit: super::square::Bit) -> u8 {
     <R::Geometry as Geometry>::square(bit).map_or(0, Square::get)
 }
 
+/// The name of a bit of `R`'s board in moves and FEN: its standard number,
+/// or its coordinates (`a2`) on a board named by them (Turkish).
+fn square_name<R: Rules>(bit: super::square::Bit) -> String {
+    type G<R> = <R as Rules>::Geometry;
+    match G::<R>::square(bit) {
+        Some(sq) if G::<R>::NAMED_BY_COORDINATES => {
+            let (row, file) = G::<R>::row_file(sq);
+            format!("{}{}", char::from(b'a' + file as u8), G::<R>::ROWS - row)
+        }
+        Some(sq) => sq.get().to_string(),
+        None => "0".to_string(),
+    }
+}
+
 /// Prints a move in the given style.
 pub fn format_move<R: Rules>(mv: Move, style: MoveStyle) -> String {
-    let from = number::<R>(mv.from());
-    let to = number::<R>(mv.to());
+    let from = square_name::<R>(mv.from());
+    let to = square_name::<R>(mv.to());
     if !mv.is_capture() {
         return format!("{from}-{to}");
     }
     let mut text = format!("{from}x{to}");
     if style == MoveStyle::Hub {
-        let mut captured: Vec<u8> = mv.captured_bits().map(number::<R>).collect();
-        captured.sort_unstable();
-        for sq in captured {
+        let mut captured: Vec<_> = mv.captured_bits().collect();
+        captured.sort_unstable_by_key(|&bit| number::<R>(bit));
+        for bit in captured {
             text.push('x');
-            text.push_str(&sq.to_string());
+            text.push_str(&square_name::<R>(bit));
         }
     }
     text
@@ -294,7 +308,12 @@ pub fn to_fen<R: Rules>(pos: &Position<R>) -> String {
         s.push(':');
         s.push(side.letter());
         let mut first = true;
-        for bit in Bits(pos.pieces(side)) {
+        let mut bits: Vec<_> = Bits(pos.pieces(side)).collect();
+        if <R::Geometry as Geometry>::NAMED_BY_COORDINATES {
+            // By rank from White's side, then by file: `a2,b2,...,a3`.
+            bits.sort_by_key(|bit| (63 - bit.index()) / 8 * 8 + bit.index() % 8);
+        }
+        for bit in bits {
             if !first {
                 s.push(',');
             }
@@ -302,7 +321,7 @@ pub fn to_fen<R: Rules>(pos: &Position<R>) -> String {
             if pos.all_kings() & bit.mask() != 0 {
                 s.push('K');
             }
-            s.push_str(&number::<R>(bit).to_string());
+            s.push_str(&square_name::<R>(bit));
         }
     }
     s

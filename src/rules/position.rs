@@ -189,13 +189,12 @@ impl<R: Rules> Position<R> {
     /// The initial position: men on the first `START_ROWS` rows of each side,
     /// the variant's first side (`R::FIRST_SIDE`) to move.
     pub fn start() -> Position<R> {
-        let per_row = <R::Geometry as Geometry>::PER_ROW;
         let rows = <R::Geometry as Geometry>::ROWS;
         let mut black = 0;
         let mut white = 0;
-        for row in 0..R::START_ROWS {
-            black |= super::geometry::row_mask(per_row, row);
-            white |= super::geometry::row_mask(per_row, rows - 1 - row);
+        for row in R::FIRST_START_ROW..R::FIRST_START_ROW + R::START_ROWS {
+            black |= <R::Geometry as Geometry>::row_bits(row);
+            white |= <R::Geometry as Geometry>::row_bits(rows - 1 - row);
         }
         Position::from_bits_unchecked(white, black, 0, R::FIRST_SIDE)
     }

@@ -6,7 +6,7 @@
 //! article or reference it comes from (`../shared/seeds/`, digest in
 //! `rules.md`; `../shared/reference/`).
 
-use super::geometry::{Board10, Board8, Board8Mirrored, Geometry};
+use super::geometry::{Board10, Board8, Board8Full, Board8Mirrored, Geometry};
 use super::position::Side;
 
 /// Which variant a value belongs to, for choosing one at run time (once, at
@@ -36,11 +36,14 @@ pub enum VariantKind {
     Frisian,
     /// Frysk!: Frisian from five men a side on the back rows.
     Frysk,
+    /// Turkish draughts, 8x8 with all 64 squares: orthogonal moves and
+    /// captures, captured pieces removed as they are taken.
+    Turkish,
 }
 
 impl VariantKind {
     /// Every variant this build plays.
-    pub const ALL: [VariantKind; 11] = [
+    pub const ALL: [VariantKind; 12] = [
         VariantKind::International,
         VariantKind::Brazilian,
         VariantKind::Losing,
@@ -52,6 +55,7 @@ impl VariantKind {
         VariantKind::Breakthrough,
         VariantKind::Frisian,
         VariantKind::Frysk,
+        VariantKind::Turkish,
     ];
 
     /// The name used on the command line and in Hub (`international`,
@@ -69,6 +73,7 @@ impl VariantKind {
             VariantKind::Breakthrough => Breakthrough::NAME,
             VariantKind::Frisian => Frisian::NAME,
             VariantKind::Frysk => Frysk::NAME,
+            VariantKind::Turkish => Turkish::NAME,
         }
     }
 
@@ -94,6 +99,7 @@ impl VariantKind {
             "breakthrough" | "bt" => VariantKind::Breakthrough,
             "frisian" => VariantKind::Frisian,
             "frysk" | "frysk!" => VariantKind::Frysk,
+            "turkish" | "dama" => VariantKind::Turkish,
             _ => return None,
         };
         Some(kind)
@@ -167,6 +173,10 @@ macro_rules! with_rules {
             }
             $crate::rules::VariantKind::Frysk => {
                 type $R = $crate::rules::Frysk;
+                $body
+            }
+            $crate::rules::VariantKind::Turkish => {
+                type $R = $crate::rules::Turkish;
                 $body
             }
         }
@@ -245,6 +255,19 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     const KIND: VariantKind;
     /// Men start on this many rows at each side of the board (seed 000 §2.6).
     const START_ROWS: u32;
+    /// The first of those rows, counted from each side's back row: 0, or 1
+    /// in Turkish draughts, whose back rows start empty.
+    const FIRST_START_ROW: u32 = 0;
+    /// Turkish draughts: men move and capture one square straight forward
+    /// or sideways, kings move and capture along rows and files like rooks,
+    /// and captured pieces leave the board one by one during the capture
+    /// (see `rules::turkish`). The other knobs of this trait then do not
+    /// apply but `GOAL`.
+    const ORTHOGONAL_MOVES: bool = false;
+    /// A side left with one piece against a king has lost, unless both are
+    /// kings (Turkish, seed 003: "deixá-lo com, no máximo, uma peça contra
+    /// uma Dama").
+    const LONE_PIECE_LOSES: bool = false;
     /// The side that makes the first move (White, except in English
     /// checkers, where Black, on squares 1-12, starts).
     const FIRST_SIDE: Side = Side::White;
@@ -402,6 +425,25 @@ impl Rules for Breakthrough {
     const GOAL: Goal = Goal::FirstKing;
 }
 
+/// Turkish draughts (dama) on all 64 squares of an 8x8 board: 16 men a
+/// side on their second and third rows, men moving and capturing straight
+/// forward or sideways, flying kings along rows and files, captured pieces
+/// removed as they are taken, the capture of the most pieces compulsory
+/// (seed 003, "Damas").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Turkish;
+
+impl Rules for Turkish {
+    type Geometry = Board8Full;
+    type KingRuns = ();
+    const NAME: &'static str = "turkish";
+    const KIND: VariantKind = VariantKind::Turkish;
+    const START_ROWS: u32 = 2;
+    const FIRST_START_ROW: u32 = 1;
+    const ORTHOGONAL_MOVES: bool = true;
+    const LONE_PIECE_LOSES: bool = true;
+}
+
 /// Frisian draughts on 10x10 (the official rules of the Frisian draughts
 /// association, as lidraughts plays them): men and kings capture along
 /// rows and files as well as diagonals, the capture of the highest value is
@@ -459,7 +501,8 @@ mod tests {
         ] {
             assert_eq!(VariantKind::parse(alias), Some(kind), "{alias}");
         }
-        assert_eq!(VariantKind::parse("turkish"), None);
+        assert_eq!(VariantKind::parse("Dama"), Some(VariantKind::Turkish));
+        assert_eq!(VariantKind::parse("frisian-turkish"), None);
         assert_eq!(VariantKind::parse(""), None);
     }
 
@@ -479,5 +522,6 @@ mod tests {
         check::<Breakthrough>();
         check::<Frisian>();
         check::<Frysk>();
+        check::<Turkish>();
     }
 }

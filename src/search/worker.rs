@@ -23,7 +23,9 @@ use super::{SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
-use crate::rules::movegen::{count_moves, has_capture, legal_quiet_move, side_has_capture};
+use crate::rules::movegen::{
+    count_moves, has_capture, has_quiet_move, legal_quiet_move, side_has_capture,
+};
 use crate::rules::{Goal, Move, MoveList, Position, Rules};
 use ordering::pick;
 use quiesce::QS_TABLE_KINGS;
@@ -256,7 +258,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
-        if first_king_made(pos) {
+        if lost_already(pos) {
             return -MATE + ply as i32;
         }
         // 2. Draws by repetition (at the first recurrence) and by material
@@ -602,35 +604,13 @@ fn no_move_score<R: Rules>(ply: usize) -> i32 {
     }
 }
 
-/// Breakthrough: the side not to move has made a king, so the side to move
-/// has lost (always false in the other variants).
+/// The side to move has lost with no move to make: in Breakthrough the side
+/// not to move has made a king; in Turkish the side to move is left with
+/// one piece against a king (always false in the other variants).
 #[inline(always)]
-fn first_king_made<R: Rules>(pos: &Position<R>) -> bool {
-    R::GOAL == Goal::FirstKing && pos.kings(pos.side_to_move().opponent()) != 0
-}
-
-/// Whether the side to move has any quiet move (called when it has no capture).
-#[inline(always)]
-fn has_quiet_move<R: Rules>(pos: &Position<R>) -> bool {
-    if man_steps(pos) != 0 {
-        return true;
-    }
-    use crate::rules::Geometry;
-    let empty = pos.empty_squares();
-    let kings = pos.kings(pos.side_to_move()) & !pos.frozen_king();
-    crate::rules::Dir::ALL
-        .iter()
-        .any(|&d| R::Geometry::step(kings, d) & empty != 0)
-}
-
-/// The empty squares a man of the side to move can step onto.
-#[inline(always)]
-fn man_steps<R: Rules>(pos: &Position<R>) -> u64 {
-    use crate::rules::Geometry;
-    let side = pos.side_to_move();
-    let [a, b] = side.forward();
-    let men = pos.men(side);
-    (R::Geometry::step(men, a) | R::Geometry::step(men, b)) & pos.empty_squares()
+fn lost_already<R: Rules>(pos: &Position<R>) -> bool {
+    (R::GOAL == Goal::FirstKing && pos.kings(pos.side_to_move().opponent()) != 0)
+        || pos.lone_piece_loser() == Some(pos.side_to_move())
 }
 
 /// The score of a table entry when its bound settles the node for the

@@ -289,7 +289,7 @@ def main():
         raise SystemExit(f"unexpected id: {engine.id}")
     missing = {"variant", "threads", "hash", "multipv"} - engine.options
     hub_names = {"normal", "brazilian", "losing", "losing-brazilian", "russian", "english",
-                 "italian", "killer", "bt", "frisian", "frysk"}
+                 "italian", "killer", "bt", "frisian", "frysk", "turkish"}
     if missing or engine.variants != hub_names:
         raise SystemExit(f"parameters: {engine.options}, variants: {engine.variants}")
     try:

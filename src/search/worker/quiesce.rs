@@ -1,9 +1,10 @@
 //! Quiescence: capture sequences, the threat extension and crowning moves
 //! below the horizon of the tree search.
 
-use super::{cutoff, first_king_made, has_quiet_move, man_steps, no_move_score, Worker};
+use super::{cutoff, lost_already, no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
 use crate::rules::movegen::{generate, generate_captures, has_capture, side_has_capture};
+use crate::rules::movegen::{has_quiet_move, man_step_squares};
 use crate::rules::{Goal, Position, Rules};
 use crate::search::{INFINITY, MATE, MAX_PLY};
 
@@ -32,7 +33,7 @@ impl<R: Rules> Worker<'_, R> {
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
-        if first_king_made(pos) {
+        if lost_already(pos) {
             return -MATE + ply as i32;
         }
         if ply >= MAX_PLY - 1 {
@@ -182,5 +183,5 @@ impl<R: Rules> Worker<'_, R> {
 /// step onto now.
 #[inline(always)]
 fn crowning_squares<R: Rules>(pos: &Position<R>) -> u64 {
-    man_steps(pos) & Position::<R>::promotion_row(pos.side_to_move())
+    man_step_squares(pos) & Position::<R>::promotion_row(pos.side_to_move())
 }
