@@ -1,11 +1,17 @@
 """Complete games of tempo through a real Hub client: pydraughts' HubEngine.
 
-Usage: python play_games.py PATH_TO_TEMPO [SEED]
+Usage: python play_games.py PATH_TO_TEMPO [SEED [VARIANT GAMES PLIES]]
+
+With VARIANT (pydraughts' name), GAMES and PLIES it plays only GAMES games
+of that variant, the engine against itself, each from PLIES random plies
+(picked among pydraughts' legal moves from the start): a longer check of
+one variant, with the same checks as below.
 
 pydraughts starts `tempo hub`, reads its `id`/`param` lines, sends `init`,
 then plays games of every variant pydraughts and tempo share (International
 as "standard", Brazilian, Russian, English, Italian, antidraughts,
-breakthrough, Frisian and Frysk! as "frysk!"; pydraughts has no Killer): in each, the engine against itself
+breakthrough, Frisian, Frysk! as "frysk!" and Turkish; pydraughts has no
+Killer): in each, the engine against itself
 and against a random mover that picks among pydraughts' legal moves. The
 variant is set with `HubEngine.setoption("variant", NAME)` under pydraughts'
 own name; pydraughts sends it only because tempo lists its variants in its
@@ -20,16 +26,17 @@ so (win, or its draw rules). What each game must end in:
 - engine against itself: any end, or the ply cap, with every move legal.
 Every game pydraughts ends with a win is also replayed with `tempo game`,
 whose result must be the same win, at the same ply: the two programs agree
-on when and how a game is won.
+on when and how a game is won (in Turkish tempo may end it earlier, by the
+lone-piece rule that pydraughts does not apply).
 
 Moves are exchanged in three ways:
 - International, antidraughts, breakthrough, Italian, Frisian and Frysk!
   go through `HubEngine.play`, pydraughts' own path (its start position and
   its move strings are tempo's);
-- Brazilian and Russian go through `HubEngine.go`: pydraughts writes 8x8
-  moves with squares numbered from White's side (rows mirrored; its 9-13 is
-  the standard 21-17), so this script translates the moves it sends and
-  reads;
+- Brazilian, Russian and Turkish go through `HubEngine.go`: pydraughts
+  writes their moves with squares numbered from White's side (rows
+  mirrored; its 9-13 is the standard 21-17, its Turkish 17-25 is tempo's
+  41-33, a3-a4), so this script translates the moves it sends and reads;
 - English goes through `HubEngine.go` too: its move numbers are tempo's
   (Black on 1-12 moves first), but pydraughts' `initial_hub_fen` for English
   is in its internal rotated numbering with `W` to move, so this script
@@ -67,6 +74,7 @@ VARIANTS = {
     "breakthrough": ("breakthrough", 0.02, 200),
     "frisian": ("frisian", 0.02, 200),
     "frysk!": ("frysk", 0.02, 200),
+    "turkish": ("turkish", 0.02, 300),
 }
 
 # Moves through HubEngine.play (pydraughts' own path); the others through
@@ -98,13 +106,21 @@ def mirror8(square):
     return (7 - row) * 4 + index + 1
 
 
+def mirror64(square):
+    """pydraughts' Turkish move numbers (1 = a1, from White's side) <-> tempo's
+    (1 = a8, from Black's side, as in both programs' Hub position strings)."""
+    row, index = divmod(square - 1, 8)
+    return (7 - row) * 8 + index + 1
+
+
 def translate(move, variant):
     """A Hub move between pydraughts' numbering and tempo's (they differ
-    only for Brazilian and Russian, mirrored rows)."""
-    if variant not in ("brazilian", "russian"):
+    for Brazilian, Russian and Turkish: mirrored rows)."""
+    mirror = {"brazilian": mirror8, "russian": mirror8, "turkish": mirror64}.get(variant)
+    if mirror is None:
         return move
     separator = "-" if "-" in move else "x"
-    return separator.join(str(mirror8(int(s))) for s in move.split(separator))
+    return separator.join(str(mirror(int(s))) for s in move.split(separator))
 
 
 def start_position(variant):
@@ -193,8 +209,59 @@ def engine_move(engine, board, variant, start):
     return move
 
 
+def pieces(board):
+    """Each side's pieces from pydraughts' FEN: {WHITE: (count, kings), ...}."""
+    counts = {}
+    for section in board.fen.split(":")[1:]:
+        items = [p for p in section[1:].split(",") if p]
+        side = WHITE if section[0] == "W" else BLACK
+        counts[side] = (len(items), sum(p.startswith("K") for p in items))
+    return counts
+
+
+def lone_piece_winner(board):
+    """Turkish, seed 003: a side left with one piece against a king has lost
+    (a king against a king is no win). pydraughts does not apply the rule;
+    this script does, so that tempo's verdict is checked against it."""
+    counts = pieces(board)
+    for side, other in ((WHITE, BLACK), (BLACK, WHITE)):
+        (mine, my_kings), (theirs, their_kings) = counts[side], counts[other]
+        if mine == 1 and their_kings and not (my_kings and theirs == 1):
+            return other
+    return None
+
+
+def square_of(number):
+    """(row from White's side, file) of one of pydraughts' Turkish move numbers."""
+    return divmod(number - 1, 8)
+
+
+def random_moves(board, variant):
+    """pydraughts' legal moves for the random mover; in Turkish without the
+    quiet king moves that pass the king's own piece, which pydraughts allows
+    and the rules (and tempo) do not."""
+    moves = board.legal_moves()
+    if variant != "turkish":
+        return moves
+    occupied = {}
+    for section in board.fen.split(":")[1:]:
+        for item in filter(None, section[1:].split(",")):
+            name = item.lstrip("K")
+            occupied[(int(name[1]) - 1, ord(name[0]) - ord("a"))] = section[0]
+
+    def passes_own(move):
+        if "-" not in move.hub_move:
+            return False
+        (r0, f0), (r1, f1) = (square_of(int(n)) for n in move.hub_move.split("-"))
+        steps = max(abs(r1 - r0), abs(f1 - f0))
+        dr, df = (r1 > r0) - (r1 < r0), (f1 > f0) - (f1 < f0)
+        return any((r0 + i * dr, f0 + i * df) in occupied for i in range(1, steps))
+
+    return [m for m in moves if not passes_own(m)]
+
+
 def referee(tempo, variant, board):
-    """`tempo game`'s verdict on the game: (result, end ply or None)."""
+    """`tempo game`'s verdict on the game: (result, end ply or None, reason)."""
     moves = " ".join(translate(m.hub_move, variant) for m in board.move_stack)
     out = subprocess.run(
         [tempo, "game", "--variant", VARIANTS[variant][0], "--moves", moves],
@@ -207,34 +274,45 @@ def referee(tempo, variant, board):
     lines = out.stdout.splitlines()
     fields = dict(f.split("=", 1) for line in lines[-2:] for f in line.split())
     end = None if fields["end-ply"] == "-" else int(fields["end-ply"])
-    return fields["result"], end
+    return fields["result"], end, fields["reason"]
 
 
-def play(engine, tempo, variant, white, black, rng):
-    """Plays one game; returns (plies, outcome text)."""
+def play(engine, tempo, variant, white, black, rng, opening=0):
+    """Plays one game, the first `opening` plies at random; returns
+    (plies, outcome text)."""
     engine.setoption("variant", variant)
     engine.send("new-game")
     board = Board(variant)
     start = start_position(variant)
     cap = VARIANTS[variant][2]
     while not board.is_over() and len(board.move_stack) < cap:
+        if variant == "turkish" and lone_piece_winner(board) is not None:
+            break
         player = white if board.turn == WHITE else black
-        if player == "engine":
+        if len(board.move_stack) < opening:
+            move = rng.choice(board.legal_moves())
+        elif player == "engine":
             move = engine_move(engine, board, variant, start)
         else:
-            move = rng.choice(board.legal_moves())
+            move = rng.choice(random_moves(board, variant))
         board.push(move)
     plies = len(board.move_stack)
     winner = board.winner()
+    lone = variant == "turkish" and lone_piece_winner(board) is not None
+    if lone:
+        winner = lone_piece_winner(board)
     if winner is None:
         outcome = f"stopped at the {cap}-ply cap, every move legal"
     elif winner == 0:
         outcome = "draw by pydraughts' rules"
     else:
         outcome = "white wins" if winner == WHITE else "black wins"
-        result, end = referee(tempo, variant, board)
+        if lone:
+            outcome += " (lone piece)"
+        result, end, reason = referee(tempo, variant, board)
         wanted = "1-0" if winner == WHITE else "0-1"
-        if (result, end) != (wanted, plies):
+        lone = reason == "lone-piece"
+        if (result, end) != (wanted, plies) or lone != (outcome.endswith("(lone piece)")):
             raise SystemExit(
                 f"{variant} {white} vs {black}: pydraughts says {outcome} after {plies} plies, "
                 f"tempo game says {result} at ply {end}"
@@ -250,13 +328,13 @@ def play(engine, tempo, variant, white, black, rng):
     return plies, outcome
 
 
-def play_all(engine, tempo, rng):
+def play_all(engine, tempo, rng, games, opening):
     """init, every game, then ping and quit; the engine must exit cleanly."""
     with Watchdog(engine):
         engine.init()
-    for variant, white, black in GAMES:
+    for variant, white, black in games:
         game_started = time.time()
-        plies, outcome = play(engine, tempo, variant, white, black, rng)
+        plies, outcome = play(engine, tempo, variant, white, black, rng, opening)
         print(
             f"{variant:12} {white:6} vs {black:6}: {plies:3} plies, {outcome} "
             f"({time.time() - game_started:.1f} s)",
@@ -280,6 +358,12 @@ def main():
         raise SystemExit(__doc__)
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     rng = random.Random(seed)
+    games, opening = GAMES, 0
+    if len(sys.argv) > 3:
+        if len(sys.argv) != 6 or sys.argv[3] not in VARIANTS:
+            raise SystemExit(f"VARIANT GAMES PLIES: VARIANT one of {', '.join(VARIANTS)}\n{__doc__}")
+        games = [(sys.argv[3], "engine", "engine")] * int(sys.argv[4])
+        opening = int(sys.argv[5])
     problems = Problems()
     logging.getLogger("pydraughts").addHandler(problems)
 
@@ -293,14 +377,14 @@ def main():
     if missing or engine.variants != hub_names:
         raise SystemExit(f"parameters: {engine.options}, variants: {engine.variants}")
     try:
-        play_all(engine, sys.argv[1], rng)
+        play_all(engine, sys.argv[1], rng, games, opening)
     finally:
         if engine.p.poll() is None:
             engine.p.kill()
             engine.p.wait()
     if problems.messages:
         raise SystemExit("protocol problems:\n" + "\n".join(problems.messages))
-    print(f"{len(GAMES)} games, no illegal move, no protocol error ({time.time() - started:.1f} s)")
+    print(f"{len(games)} games, no illegal move, no protocol error ({time.time() - started:.1f} s)")
 
 
 if __name__ == "__main__":
