@@ -238,8 +238,8 @@ def square_of(number):
 
 def random_moves(board, variant):
     """pydraughts' legal moves for the random mover; in Turkish without the
-    quiet king moves that pass the king's own piece, which pydraughts allows
-    and the rules (and tempo) do not."""
+    quiet king moves that pass over a piece (its own or the opponent's),
+    which pydraughts allows and the rules (and tempo, and kish) do not."""
     moves = board.legal_moves()
     if variant != "turkish":
         return moves
@@ -249,7 +249,7 @@ def random_moves(board, variant):
             name = item.lstrip("K")
             occupied[(int(name[1]) - 1, ord(name[0]) - ord("a"))] = section[0]
 
-    def passes_own(move):
+    def passes_a_piece(move):
         if "-" not in move.hub_move:
             return False
         (r0, f0), (r1, f1) = (square_of(int(n)) for n in move.hub_move.split("-"))
@@ -257,7 +257,7 @@ def random_moves(board, variant):
         dr, df = (r1 > r0) - (r1 < r0), (f1 > f0) - (f1 < f0)
         return any((r0 + i * dr, f0 + i * df) in occupied for i in range(1, steps))
 
-    return [m for m in moves if not passes_own(m)]
+    return [m for m in moves if not passes_a_piece(m)]
 
 
 def referee(tempo, variant, board):
