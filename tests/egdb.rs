@@ -313,9 +313,21 @@ fn two_kings_against_one_win_only_at_once() {
 
 /// Searches `fen` with the tables and returns the score and the move.
 fn search_with<R: Rules>(db: Egdb<R>, fen: &str, depth: u32) -> (i32, Position<R>) {
+    let root: Position<R> = parse_fen(fen).unwrap();
+    let draw = tempo::rules::draw::DrawSettings::for_variant(R::KIND);
+    search_under(&std::sync::Arc::new(db), root, depth, draw)
+}
+
+/// Searches `root` with the tables under the draw rules `draw` and returns
+/// the score and the move.
+fn search_under<R: Rules>(
+    db: &std::sync::Arc<Egdb<R>>,
+    root: Position<R>,
+    depth: u32,
+    draw: tempo::rules::draw::DrawSettings,
+) -> (i32, Position<R>) {
     use tempo::search::tt::Table;
     use tempo::search::{search, Control, Limits, SearchSetup};
-    let root: Position<R> = parse_fen(fen).unwrap();
     let mut setup = SearchSetup::new(
         root,
         Limits {
@@ -323,7 +335,8 @@ fn search_with<R: Rules>(db: Egdb<R>, fen: &str, depth: u32) -> (i32, Position<R
             ..Limits::default()
         },
     );
-    setup.egdb = Some(std::sync::Arc::new(db));
+    setup.draw = draw;
+    setup.egdb = Some(db.clone());
     let result = search(&setup, &Table::new(4), &Control::default(), &mut |_| {});
     (result.score, root.play(result.best.expect("a move")))
 }
@@ -346,6 +359,52 @@ fn the_search_plays_the_fastest_win_the_tables_know() {
     // Two kings against one: the lone king holds the draw.
     let (score, _) = search_with(db, "W:WK1,K2:BK46", 6);
     assert_eq!(score, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_drawn_side_never_trusts_the_count_to_stop_a_win() {
+    let dir = scratch("count");
+    let db = std::sync::Arc::new(built::<International>(&dir, 3));
+    // A lone king against two, the 5-move rule cut to one move: every
+    // catch the two kings could make after that is beyond the count. The
+    // count might end the game first, or (with more pieces) a capture on
+    // the way might restart it, so the lone king keeps to the moves the
+    // tables call drawn.
+    let draw = tempo::rules::draw::DrawSettings {
+        short_endgame_moves: 1,
+        ..tempo::rules::draw::DrawSettings::for_variant(tempo::rules::VariantKind::International)
+    };
+    let layout = Layout::<International>::new();
+    let m: Material = "0102".parse().unwrap();
+    let mut tried = 0;
+    for index in 0..layout.size(m) {
+        let Some(p) = layout.placement(m, index) else {
+            continue;
+        };
+        let pos = layout.position(&p);
+        let after: Vec<Value> = pos
+            .legal_moves()
+            .iter()
+            .map(|&mv| db.probe(&pos.play(mv)).unwrap())
+            .collect();
+        let walks_into = |v: &Value| matches!(v, Value::Win(d) if *d >= 3);
+        if db.probe(&pos) != Some(Value::Draw) || !after.iter().any(walks_into) {
+            continue;
+        }
+        let (score, played) = search_under(&db, pos, 3, draw.clone());
+        assert_eq!(
+            db.probe(&played),
+            Some(Value::Draw),
+            "{} (score {score})",
+            tempo::rules::notation::to_fen(&played)
+        );
+        tried += 1;
+        if tried == 300 {
+            break;
+        }
+    }
+    assert_eq!(tried, 300);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

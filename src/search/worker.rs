@@ -121,11 +121,13 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     /// The score of a position within the endgame tables, as a mate score
     /// at its exact distance (`None` outside them). A win or loss longer
-    /// than the plies the draw clocks leave scores a draw: the count would
-    /// end the game first. With men on the board a man's move restarts the
-    /// king-move count, so then only the endgame counts are held against
-    /// the distance (unless a rule draws the game now). A capture on the
-    /// way restarts the counts, so this errs toward the draw.
+    /// than the plies the draw clocks leave may still be a draw (the count
+    /// ends the game first) or not (a capture on the way restarts the
+    /// count), so the side the search plays assumes the worse: such a win of
+    /// its own scores a draw, such a win of its opponent's a loss. With men
+    /// on the board a man's move restarts the king-move count, so then only
+    /// the endgame counts are held against the distance (unless a rule draws
+    /// the game now).
     #[inline]
     fn egdb_score(&self, pos: &Position<R>, ply: usize, clocks: &DrawClocks) -> Option<i32> {
         let value = self.egdb.as_ref()?.probe(pos)?;
@@ -135,10 +137,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         } else {
             clocks.plies_until_endgame_draw(&self.draw)
         };
-        let cut_short = |d: u32| left.is_some_and(|left| d > left);
+        let certain = |d: u32| left.is_none_or(|left| d <= left);
+        // Who is assumed to win a game the count may cut short (no one
+        // once a rule draws it now).
+        let ours = pos.side_to_move() == self.root.side_to_move();
+        let (assume_win, assume_loss) = match left {
+            Some(0) => (false, false),
+            _ => (!ours, ours),
+        };
         Some(match value {
-            Value::Win(d) if !cut_short(d) => MATE - (ply as i32 + d as i32),
-            Value::Loss(d) if !cut_short(d) => -MATE + ply as i32 + d as i32,
+            Value::Win(d) if certain(d) || assume_win => MATE - (ply as i32 + d as i32),
+            Value::Loss(d) if certain(d) || assume_loss => -MATE + ply as i32 + d as i32,
             _ => self.draw_score(pos),
         })
     }
