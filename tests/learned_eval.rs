@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
-use tempo::eval::endings::{EndingScale, CELLS};
 use tempo::eval::patterns::{window_states, Layout, Patterns, MAX_WEIGHT};
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
@@ -87,20 +86,6 @@ fn random_patterns(layout: Layout, seed: u64) -> Patterns {
     Patterns::from_raw(layout, raw).unwrap()
 }
 
-/// An ending scale of factors drawn from a fixed generator, 0 to 2.
-fn random_endings(seed: u64) -> EndingScale {
-    let mut x = seed | 1;
-    let factors = (0..CELLS)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % 129) as u8
-        })
-        .collect();
-    EndingScale::from_factors(factors).unwrap()
-}
-
 /// `pos` turned half a circle with the colours swapped and the other side
 /// to move: the same position for the other player.
 fn colour_mirror<R: Rules>(pos: &Position<R>) -> Position<R> {
@@ -153,8 +138,6 @@ fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
 fn the_evaluation_is_colour_symmetric() {
     let ten = random_patterns(Layout::of::<Board10>(), 7);
     assert!(symmetric_in_random_games::<International>(&ten) > 1000);
-    let scaled = ten.with_endings(random_endings(8));
-    assert!(symmetric_in_random_games::<International>(&scaled) > 1000);
     let eight = random_patterns(Layout::of::<Board8>(), 11);
     assert!(symmetric_in_random_games::<Brazilian>(&eight) > 1000);
     let tall = random_patterns(Layout::tall::<Board10>(), 13);
@@ -196,28 +179,6 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let path = scratch("w.tpw");
     write_file(kind, &patterns, &path).unwrap();
     assert_eq!(read_file(kind, &path).unwrap(), patterns);
-    // So does an ending scale, which the file of the previous format
-    // (version 2, the same bytes without it) reads as the identity.
-    let scaled = patterns.clone().with_endings(random_endings(9));
-    let (_, read) = decode(&encode(kind, &scaled), "scaled").unwrap();
-    assert_eq!(read, scaled);
-    assert_ne!(read, patterns);
-    let mut older = bytes[..bytes.len() - 8].to_vec();
-    older[8] = 2;
-    older.drain(48..52);
-    let sum = tempo::eval::weights_file::fnv1a(&older);
-    older.extend_from_slice(&sum.to_le_bytes());
-    let (_, read) = decode(&older, "version 2").unwrap();
-    assert_eq!(read, patterns);
-    assert!(read.endings().is_identity());
-    // A count of ending factors that is neither 0 nor the table's size.
-    let mut odd = encode(kind, &scaled);
-    odd.truncate(odd.len() - 8);
-    odd[48..50].copy_from_slice(&5u16.to_le_bytes());
-    let sum = tempo::eval::weights_file::fnv1a(&odd);
-    odd.extend_from_slice(&sum.to_le_bytes());
-    let err = decode(&odd, "x").unwrap_err().to_string();
-    assert!(err.contains("5 ending factors"), "{err}");
     // Tall windows round-trip too, and keep their shape.
     let tall = random_patterns(Layout::tall::<Board8>(), 6);
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();

@@ -8,12 +8,11 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::VariantArg;
-use crate::eval::endings::CELLS;
 use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::weights_file::{read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
 use crate::train::data::read_file;
-use crate::train::fit::{fit, fit_endings, EpochReport, FitConfig, Samples};
+use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
 
 /// Arguments of `tempo train`.
 #[derive(Debug, Args)]
@@ -27,8 +26,7 @@ pub struct TrainArgs {
     /// The variant of the data.
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
-    /// Passes over the training positions (0 with --init: keep those
-    /// patterns, fit only the ending scale).
+    /// Passes over the training positions.
     #[arg(long, default_value_t = 4)]
     pub epochs: u32,
     /// Positions a mini-batch.
@@ -78,14 +76,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is outside 0..1", args.lambda));
     }
-    if args.batch == 0 {
-        return Err("--batch must be at least 1".to_string());
-    }
-    if args.epochs == 0 && args.init.is_none() {
-        return Err(
-            "--epochs 0 needs --init: it keeps those patterns and fits only the ending scale"
-                .to_string(),
-        );
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be at least 1".to_string());
     }
     crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
 }
@@ -179,14 +171,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         &mut on_epoch,
         &mut on_batch,
     );
-    let endings = fit_endings(&fitted.patterns, &train, &valid, fitted.k);
-    eprintln!(
-        "ending scale: {} of {} configurations fitted on {} positions with a king; \
-         validation loss of the {} held out {:.6} without it, {:.6} with it",
-        endings.fitted, CELLS, endings.positions, endings.held_out, endings.loss.0, endings.loss.1
-    );
-    let patterns = fitted.patterns.with_endings(endings.scale);
-    write_file(kind, &patterns, &args.out).map_err(|e| e.to_string())?;
+    write_file(kind, &fitted.patterns, &args.out).map_err(|e| e.to_string())?;
     outln!(
         "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {}",
         fitted.k,

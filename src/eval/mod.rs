@@ -11,10 +11,8 @@
 //! This file is the interface the search and the tools call; the parts sit
 //! in their own files: `weights` (the hand weights), `table` (the weights
 //! folded into per-square sums), `regions` (board masks), `terms` (the hand
-//! terms), and for the learned part `patterns`, `endings` and
-//! `weights_file`.
+//! terms), and for the learned part `patterns` and `weights_file`.
 
-pub mod endings;
 pub mod patterns;
 mod regions;
 mod table;
@@ -47,15 +45,11 @@ pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
 }
 
 /// The evaluation of `pos` from the side to move's view: the hand terms
-/// of [`table_for`] plus the learned `patterns` (see [`patterns`]), scaled
-/// by their ending scale when a king is on the board (see [`endings`]).
-/// This is what the search uses.
+/// of [`table_for`] plus the learned `patterns` (see [`patterns`]). This is
+/// what the search uses.
 #[inline(always)]
 pub fn evaluate_learned<R: Rules>(pos: &Position<R>, patterns: &Patterns) -> i32 {
-    let score = patterns.endings().apply(
-        pos,
-        hand_white_score(pos, table_for::<R>()) + patterns.white_score(pos),
-    );
+    let score = hand_white_score(pos, table_for::<R>()) + patterns.white_score(pos);
     match pos.side_to_move() {
         Side::White => score,
         Side::Black => -score,

@@ -36,7 +36,6 @@
 //! `F_w[s] = P_w[s] - P_rot(w)[mirror(s)]`, made when the weights are
 //! loaded: the evaluation reads one entry a window.
 
-use super::endings::EndingScale;
 use crate::rules::{Geometry, Position, Rules, Side};
 
 /// Weights are stored in units of 1/UNIT of a hundredth of a man.
@@ -236,8 +235,7 @@ const QUAD_MIRROR: [u8; 81] = {
     t
 };
 
-/// Learned pattern weights for one board, ready to evaluate with, and the
-/// learned [`EndingScale`] that goes with them.
+/// Learned pattern weights for one board, ready to evaluate with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Patterns {
     layout: Layout,
@@ -248,8 +246,6 @@ pub struct Patterns {
     folded: Vec<[i16; 2]>,
     /// Every weight is 0: the evaluation skips the patterns.
     zero: bool,
-    /// The factor on the score of positions with a king.
-    endings: EndingScale,
 }
 
 impl Patterns {
@@ -300,19 +296,7 @@ impl Patterns {
             zero: raw.iter().all(|&v| v == 0),
             raw,
             folded,
-            endings: EndingScale::identity(),
         })
-    }
-
-    /// These weights with `endings` as their ending scale.
-    pub fn with_endings(mut self, endings: EndingScale) -> Patterns {
-        self.endings = endings;
-        self
-    }
-
-    /// The ending scale (the identity unless one was fitted).
-    pub fn endings(&self) -> &EndingScale {
-        &self.endings
     }
 
     /// The board layout the weights are for.

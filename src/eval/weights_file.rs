@@ -4,7 +4,7 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TEMPOEVL"
-//!      8     4  format version (3; versions 1 and 2 are read too), little-endian
+//!      8     4  format version (2; version 1 is read too), little-endian
 //!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
@@ -12,15 +12,10 @@
 //!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
 //!     46     2  reserved, 0
-//!     48     2  E, the ending factors that follow: 0 or 1600 (version 3 only)
-//!     50     2  reserved, 0 (version 3 only)
-//!     52     E  the ending scale's factors in 64ths, ordered as
-//!               `endings::cell` (version 3 only; none: the identity)
-//!      H     B  the N = windows * states * 2 weights, i16 little-endian,
+//!     48     B  the N = windows * states * 2 weights, i16 little-endian,
 //!               ordered [window][state][phase] (phase 0 middle game),
-//!               as one LZ4 block (version 1: the 2N bytes themselves);
-//!               H is 48, or 52 + E in version 3
-//!    H+B     8  FNV-1a 64 checksum of every byte before it
+//!               as one LZ4 block (version 1: the 2N bytes themselves)
+//!   48+B     8  FNV-1a 64 checksum of every byte before it
 //! ```
 //!
 //! Most states of a tall window never occur in play and keep the weight 0,
@@ -35,16 +30,13 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::endings::{EndingScale, CELLS};
 use super::patterns::{Layout, Patterns, UNIT};
 use crate::rules::VariantKind;
 
 const MAGIC: &[u8; 8] = b"TEMPOEVL";
-const VERSION: u32 = 3;
+const VERSION: u32 = 2;
 /// The first format: the weights stored as they are.
 const VERSION_PLAIN: u32 = 1;
-/// The second format: the weights packed, no ending scale.
-const VERSION_PACKED: u32 = 2;
 const HEADER: usize = 48;
 const NAME_LEN: usize = 24;
 
@@ -117,15 +109,6 @@ pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
     out.extend_from_slice(&(layout.states() as u32).to_le_bytes());
     out.extend_from_slice(&(UNIT as u16).to_le_bytes());
     out.extend_from_slice(&[0, 0]);
-    let endings = patterns.endings();
-    let factors: &[u8] = if endings.is_identity() {
-        &[]
-    } else {
-        endings.factors()
-    };
-    out.extend_from_slice(&(factors.len() as u16).to_le_bytes());
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(factors);
     let plain: Vec<u8> = patterns
         .raw()
         .iter()
@@ -147,9 +130,9 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if !(VERSION_PLAIN..=VERSION).contains(&version) {
+    if version != VERSION && version != VERSION_PLAIN {
         return Err(bad(format!(
-            "format version {version}, this build reads versions {VERSION_PLAIN} to {VERSION}"
+            "format version {version}, this build reads versions {VERSION_PLAIN} and {VERSION}"
         )));
     }
     let name_bytes = &bytes[12..12 + NAME_LEN];
@@ -192,29 +175,10 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
             "the checksum does not match: the file is damaged, truncated or padded".into(),
         ));
     }
-    let (endings, start) = if version > VERSION_PACKED {
-        let factors = u16_at(HEADER) as usize;
-        if factors != 0 && factors != CELLS {
-            return Err(bad(format!(
-                "{factors} ending factors in the header, 0 or {CELLS} expected"
-            )));
-        }
-        let start = HEADER + 4 + factors;
-        if body.len() < start {
-            return Err(bad("the ending factors are cut short".into()));
-        }
-        let scale = match factors {
-            0 => EndingScale::identity(),
-            _ => EndingScale::from_factors(body[HEADER + 4..start].to_vec()).map_err(bad)?,
-        };
-        (scale, start)
-    } else {
-        (EndingScale::identity(), HEADER)
-    };
     let plain = if version == VERSION_PLAIN {
         body[HEADER..].to_vec()
     } else {
-        lz4_flex::block::decompress(&body[start..], 2 * count)
+        lz4_flex::block::decompress(&body[HEADER..], 2 * count)
             .ok()
             .filter(|plain| plain.len() == 2 * count)
             .ok_or_else(|| bad(format!("the weights do not unpack to {count} values")))?
@@ -223,9 +187,7 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
-    let patterns = Patterns::from_raw(layout, raw)
-        .map_err(bad)?
-        .with_endings(endings);
+    let patterns = Patterns::from_raw(layout, raw).map_err(bad)?;
     Ok((kind, patterns))
 }
 

@@ -13,17 +13,12 @@
 //! Batches are split into a fixed number of slices whose predictions are
 //! worked out on all threads; the gradient is then added up in a fixed
 //! order, so a run is the same for a seed whatever the thread count.
-//!
-//! Then [`fit_endings`] fits the ending scale (see `eval::endings`) to the
-//! game results of the positions with a king, one factor a material
-//! configuration, the fitted patterns held fixed.
 
 use rayon::prelude::*;
 
-use crate::eval::endings::{cell_of, EndingScale, CELLS, ONE};
 use crate::eval::patterns::{features, Layout, Patterns, MAX_WEIGHT, UNIT};
 use crate::eval::{hand_white_score, table_for};
-use crate::rules::{Goal, Rules, Side};
+use crate::rules::Rules;
 
 use super::data::Record;
 use super::SplitMix;
@@ -59,14 +54,7 @@ pub struct Samples {
     result: Vec<f32>,
     /// The search score, White's view.
     score: Vec<f32>,
-    /// The ending-scale configuration of the position with White ahead
-    /// and with Black ahead; [`NO_CELL`] without a king (or in a variant
-    /// whose endings are not scaled).
-    cells: Vec<[u16; 2]>,
 }
-
-/// See [`Samples::cells`].
-const NO_CELL: u16 = u16::MAX;
 
 impl Samples {
     /// An empty set for a board of `layout`.
@@ -79,7 +67,6 @@ impl Samples {
             base: Vec::new(),
             result: Vec::new(),
             score: Vec::new(),
-            cells: Vec::new(),
         }
     }
 
@@ -108,16 +95,10 @@ impl Samples {
             .map(|r| {
                 let pos = r.position::<R>()?;
                 let (states, phase) = features(layout, &pos);
-                let cells = if R::GOAL == Goal::Normal && pos.all_kings() != 0 {
-                    [Side::White, Side::Black].map(|s| cell_of(&pos, s) as u16)
-                } else {
-                    [NO_CELL; 2]
-                };
-                Ok((states, phase, hand_white_score(&pos, table) as f32, cells))
+                Ok((states, phase, hand_white_score(&pos, table) as f32))
             })
             .collect::<Result<_, String>>()?;
-        for ((states, phase, base, cells), r) in rows.into_iter().zip(records) {
-            self.cells.push(cells);
+        for ((states, phase, base), r) in rows.into_iter().zip(records) {
             self.states.extend_from_slice(&states);
             self.phase.push(phase);
             self.base.push(base);
@@ -135,18 +116,6 @@ struct Model {
 }
 
 impl Model {
-    /// The model of fitted `patterns`.
-    fn of(patterns: &Patterns) -> Model {
-        Model {
-            layout: patterns.layout(),
-            weights: patterns
-                .raw()
-                .iter()
-                .map(|&v| v as f32 / UNIT as f32)
-                .collect(),
-        }
-    }
-
     /// White's score of sample `i` of `set`.
     fn predict(&self, set: &Samples, i: usize) -> f32 {
         let p = set.phase[i];
@@ -258,7 +227,14 @@ pub fn fit(
     let k = fit_scale(train);
     let size = layout.states();
     let n = layout.weights_per_phase() * 2;
-    let mut model = Model::of(start);
+    let mut model = Model {
+        layout,
+        weights: start
+            .raw()
+            .iter()
+            .map(|&v| v as f32 / UNIT as f32)
+            .collect(),
+    };
     let start_loss = loss(&model, valid, k);
     let mut best = (start_loss, 0);
     let mut best_weights = model.weights.clone();
@@ -359,153 +335,5 @@ pub fn fit(
         k,
         start_loss,
         best,
-    }
-}
-
-/// Positions a configuration needs for its factor to be fitted; one with
-/// fewer keeps [`ONE`].
-pub const MIN_CELL_POSITIONS: usize = 1000;
-/// The factors a fit may choose, in 64ths: a quarter to a quarter more.
-/// Wider, the fit sends the factors of configurations that are nearly
-/// always won to the top and of mixed ones to 0, and the scale played
-/// worse (see `benches/RESULTS.md`).
-pub const FACTOR_RANGE: std::ops::RangeInclusive<u8> = ONE / 4..=ONE + ONE / 4;
-
-/// The outcome of an ending-scale fit.
-pub struct EndingsFit {
-    /// The fitted scale.
-    pub scale: EndingScale,
-    /// Training positions with a king.
-    pub positions: usize,
-    /// Configurations fitted (the rest keep [`ONE`]).
-    pub fitted: usize,
-    /// Held-out loss against the results over the positions with a king,
-    /// without the scale and with it.
-    pub loss: (f64, f64),
-    /// Held-out positions with a king.
-    pub held_out: usize,
-}
-
-/// Fits the ending scale of `patterns` to the results of `train`'s
-/// positions with a king under the sigmoid scale `k`: for each
-/// configuration (the side the score favours first) the factor in 64ths,
-/// within [`FACTOR_RANGE`] in steps of 1/64, that gives the least cross-entropy between
-/// `sigmoid(score * factor / k)` and the result. The results, not the
-/// search scores, are the target: the search shares the optimism of the
-/// evaluation it would correct.
-pub fn fit_endings(patterns: &Patterns, train: &Samples, valid: &Samples, k: f32) -> EndingsFit {
-    let model = Model::of(patterns);
-    // (configuration, |score|, result for the side ahead) of every position
-    // with a king.
-    let oriented = |set: &Samples| -> Vec<(u16, f32, f32)> {
-        (0..set.len())
-            .into_par_iter()
-            .filter(|&i| set.cells[i][0] != NO_CELL)
-            .map(|i| {
-                let score = model.predict(set, i);
-                if score >= 0.0 {
-                    (set.cells[i][0], score, set.result[i])
-                } else {
-                    (set.cells[i][1], -score, 1.0 - set.result[i])
-                }
-            })
-            .collect()
-    };
-    let mut by_cell: Vec<Vec<(f32, f32)>> = vec![Vec::new(); CELLS];
-    let samples = oriented(train);
-    for &(cell, score, result) in &samples {
-        by_cell[cell as usize].push((score, result));
-    }
-    let cell_loss = |points: &[(f32, f32)], factor: u8| -> f64 {
-        let f = factor as f32 / ONE as f32;
-        points
-            .iter()
-            .map(|&(score, result)| cross_entropy(sigmoid(score * f / k), result) as f64)
-            .sum()
-    };
-    let factors: Vec<u8> = by_cell
-        .par_iter()
-        .map(|points| {
-            if points.len() < MIN_CELL_POSITIONS {
-                return ONE;
-            }
-            FACTOR_RANGE
-                .min_by(|&a, &b| cell_loss(points, a).total_cmp(&cell_loss(points, b)))
-                .expect("factors to try")
-        })
-        .collect();
-    let fitted = by_cell
-        .iter()
-        .filter(|p| p.len() >= MIN_CELL_POSITIONS)
-        .count();
-    let held = oriented(valid);
-    let held_loss = |factor_of: &dyn Fn(u16) -> u8| -> f64 {
-        let total: f64 = held
-            .iter()
-            .map(|&(cell, score, result)| {
-                let f = factor_of(cell) as f32 / ONE as f32;
-                cross_entropy(sigmoid(score * f / k), result) as f64
-            })
-            .sum();
-        total / held.len().max(1) as f64
-    };
-    let loss = (
-        held_loss(&|_| ONE),
-        held_loss(&|cell| factors[cell as usize]),
-    );
-    EndingsFit {
-        scale: EndingScale::from_factors(factors).expect("one factor a configuration"),
-        positions: samples.len(),
-        fitted,
-        loss,
-        held_out: held.len(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::eval::endings::cell;
-    use crate::rules::Board10;
-
-    /// A set of `n` positions of one configuration, White ahead by `score`
-    /// by the model, with results drawn so that White wins `wins` of every
-    /// 8 and draws the rest.
-    fn one_cell(set: &mut Samples, n: usize, white_cell: usize, score: f32, wins: usize) {
-        for i in 0..n {
-            set.states.extend(std::iter::repeat_n(0, set.windows));
-            set.phase.push(0.2);
-            set.base.push(score);
-            set.result.push(if i % 8 < wins { 1.0 } else { 0.5 });
-            set.score.push(score);
-            set.cells.push([white_cell as u16, 0]);
-        }
-    }
-
-    #[test]
-    fn the_ending_scale_learns_which_leads_are_drawn() {
-        let layout = Layout::of::<Board10>();
-        let mut set = Samples::new(layout);
-        let drawn = cell(2, 1, 1, 1);
-        let won = cell(1, 3, 0, 1);
-        let rare = cell(5, 2, 0, 1);
-        // A lead of 3 men that only ever draws, one of 1 man that always
-        // wins, and too few positions to fit.
-        one_cell(&mut set, 2 * MIN_CELL_POSITIONS, drawn, 300.0, 0);
-        one_cell(&mut set, 2 * MIN_CELL_POSITIONS, won, 100.0, 8);
-        one_cell(&mut set, MIN_CELL_POSITIONS - 1, rare, 300.0, 0);
-        let patterns = Patterns::zero(layout);
-        let fit = fit_endings(&patterns, &set, &set, 100.0);
-        let f = fit.scale.factors();
-        assert_eq!(
-            f[drawn],
-            *FACTOR_RANGE.start(),
-            "a lead that never wins shrinks"
-        );
-        assert_eq!(f[won], *FACTOR_RANGE.end(), "a lead that always wins grows");
-        assert_eq!(f[rare], ONE, "too few positions: unchanged");
-        assert_eq!(fit.fitted, 2);
-        assert_eq!(fit.positions, set.len());
-        assert!(fit.loss.1 < fit.loss.0, "{:?}", fit.loss);
     }
 }
