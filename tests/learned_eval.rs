@@ -7,12 +7,9 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
-use tempo::eval::patterns::{
-    king_context, swapped_context, window_states, Layout, Patterns, MAX_WEIGHT,
-};
-use tempo::eval::weights_file::{builtin, decode, encode, fnv1a, read_file, write_file};
+use tempo::eval::patterns::{window_states, Layout, Patterns, MAX_WEIGHT};
+use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
-use tempo::rules::notation::parse_fen;
 use tempo::rules::{
     Board10, Board8, Brazilian, Geometry, International, Piece, Position, Rules, Square,
     VariantKind,
@@ -147,53 +144,9 @@ fn the_evaluation_is_colour_symmetric() {
     assert!(symmetric_in_random_games::<International>(&tall) > 1000);
     let tall = random_patterns(Layout::tall::<Board8>(), 17);
     assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
-    let kings = random_patterns(Layout::of::<Board10>().with_king_contexts(), 19);
-    assert!(symmetric_in_random_games::<International>(&kings) > 1000);
-    let kings = random_patterns(Layout::of::<Board8>().with_king_contexts(), 23);
-    assert!(symmetric_in_random_games::<Brazilian>(&kings) > 1000);
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
-}
-
-#[test]
-fn king_contexts_pick_their_own_weights_and_stay_colour_symmetric() {
-    let layout = Layout::of::<Board10>().with_king_contexts();
-    let patterns = random_patterns(layout, 29);
-    // The same men, with kings of neither, one or both sides, from either
-    // side's view.
-    let fens = [
-        "W:W31,32,33,40:B11,12,19",
-        "W:W31,32,33,40,K5:B11,12,19",
-        "W:W31,32,33,40:B11,12,19,K46",
-        "W:W31,32,33,40,K5:B11,12,19,K46",
-    ];
-    let positions: Vec<_> = fens
-        .iter()
-        .map(|f| parse_fen::<International>(f).unwrap())
-        .collect();
-    for (pos, context) in positions.iter().zip(0..) {
-        assert_eq!(king_context(pos), context);
-        let mirror = colour_mirror(pos);
-        assert_eq!(king_context(&mirror), swapped_context(context));
-        assert_eq!(
-            evaluate_learned(pos, &patterns),
-            evaluate_learned(&mirror, &patterns),
-            "{pos:?}"
-        );
-    }
-    // Only White's king against only Black's reads other weights.
-    assert_ne!(
-        patterns.white_score(&positions[1]),
-        patterns.white_score(&positions[2])
-    );
-    // Weights widened to king contexts score as the one pair did.
-    let one = random_patterns(Layout::of::<Board10>(), 31);
-    let widened = one.with_king_contexts();
-    assert_eq!(widened.layout(), layout);
-    for pos in &positions {
-        assert_eq!(one.white_score(pos), widened.white_score(pos));
-    }
 }
 
 #[test]
@@ -231,18 +184,6 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
     assert_eq!(read, tall);
     assert_eq!(read.layout(), Layout::tall::<Board8>());
-    // So do king contexts.
-    let kings = random_patterns(Layout::of::<Board10>().with_king_contexts(), 8);
-    let king_bytes = encode(kind, &kings);
-    let (_, read) = decode(&king_bytes, "kings").unwrap();
-    assert_eq!(read, kings);
-    // A count of contexts other than 1 or 4 is refused.
-    let mut three = king_bytes[..king_bytes.len() - 8].to_vec();
-    three[46] = 3;
-    let sum = fnv1a(&three);
-    three.extend_from_slice(&sum.to_le_bytes());
-    let err = decode(&three, "x").unwrap_err().to_string();
-    assert!(err.contains("3 king contexts"), "{err}");
     // Another variant's file.
     let err = read_file(VariantKind::Brazilian, &path)
         .unwrap_err()
@@ -454,25 +395,6 @@ fn training_lowers_the_held_out_loss() {
     );
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    // So do king contexts, from the one-context weights widened: their
-    // start is that fit's end.
-    let kings = layout.with_king_contexts();
-    let mut king_train = Samples::new(kings);
-    for chunk in read_data(&path, kind).unwrap() {
-        king_train.extend::<Brazilian>(&chunk.records).unwrap();
-    }
-    let fitted_kings = fit(
-        kings,
-        &king_train,
-        &king_train,
-        &fitted.patterns.with_king_contexts(),
-        &fit_config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
-    assert!((fitted_kings.start_loss - fitted.best.0).abs() < 1e-3);
-    assert!(fitted_kings.best.0 < fitted_kings.start_loss);
-    assert_eq!(fitted_kings.patterns.layout(), kings);
     // The command refuses a start of one shape with --windows of the other.
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg("train")

@@ -50,8 +50,7 @@ pub struct TrainArgs {
     /// Seed of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Weights to start from [default: all 0]; their window shape and king
-    /// contexts are kept.
+    /// Weights to start from [default: all 0]; their window shape is kept.
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
     /// Window shape: 4x4 (8 squares, 6,561 states a window) or 4x6 (12
@@ -59,11 +58,6 @@ pub struct TrainArgs {
     /// [default: that of --init, else 4x4].
     #[arg(long, value_enum)]
     pub windows: Option<WindowShape>,
-    /// Fit a weight pair for each king context (no kings, only White's,
-    /// only Black's, both) instead of one for all positions; from --init
-    /// weights without them, every context starts from their one pair
-    #[arg(long)]
-    pub king_contexts: bool,
 }
 
 /// The window shapes `tempo train` can fit.
@@ -91,14 +85,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
 fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
     let start = match &args.init {
-        Some(path) => {
-            let weights = read_weights(kind, path).map_err(|e| e.to_string())?;
-            Some(if args.king_contexts {
-                weights.with_king_contexts()
-            } else {
-                weights
-            })
-        }
+        Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
         None => None,
     };
     let asked = args.windows.map(|shape| match shape {
@@ -106,7 +93,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         WindowShape::Tall => Layout::tall::<R::Geometry>(),
     });
     let layout = match (&start, asked) {
-        (Some(weights), Some(layout)) if weights.layout().pairs != layout.pairs => {
+        (Some(weights), Some(layout)) if weights.layout() != layout => {
             return Err(format!(
                 "--init has windows {} row pairs high, --windows asks for {}: leave one out",
                 weights.layout().pairs,
@@ -114,14 +101,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             ))
         }
         (Some(weights), _) => weights.layout(),
-        (None, layout) => {
-            let layout = layout.unwrap_or(Layout::of::<R::Geometry>());
-            if args.king_contexts {
-                layout.with_king_contexts()
-            } else {
-                layout
-            }
-        }
+        (None, layout) => layout.unwrap_or(Layout::of::<R::Geometry>()),
     };
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let mut games = 0u64;

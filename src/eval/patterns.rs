@@ -9,10 +9,7 @@
 //! empty, a white man or a black man (kings are left to the hand terms), so
 //! a window has 3^8 = 6561 states (3^12 = 531,441 tall), and each state has
 //! a weight for the middle game and one for the ending, mixed by the number
-//! of pieces on the board. With *king contexts* a state has such a pair for
-//! each of four contexts (no kings on the board, only White has kings, only
-//! Black, both), so that the men's patterns can be worth otherwise once a
-//! king is about; the position's context picks the pair.
+//! of pieces on the board.
 //!
 //! ```text
 //! 10x10, the small window at file pair 1, row pair 0 (files c-f, rows 10-7):
@@ -37,9 +34,7 @@
 //! sees it). The board turned maps window `w` onto window `rot(w)` with its
 //! digits in reverse order, so both sums fold into one table a window,
 //! `F_w[s] = P_w[s] - P_rot(w)[mirror(s)]`, made when the weights are
-//! loaded: the evaluation reads one entry a window. Seen from the other
-//! side a king context has its colours swapped too, so with king contexts
-//! `F_w,c[s] = P_w,c[s] - P_rot(w),swap(c)[mirror(s)]`.
+//! loaded: the evaluation reads one entry a window.
 
 use crate::rules::{Geometry, Position, Rules, Side};
 
@@ -49,8 +44,7 @@ pub const UNIT: i32 = 8;
 /// difference of two, which must fit an `i16`.
 pub const MAX_WEIGHT: i32 = 16_383;
 
-/// The window layout of a board: its size, the windows' height and
-/// whether the weights depend on which sides have kings.
+/// The window layout of a board: its size and the windows' height.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Rows (and files) of the board.
@@ -59,10 +53,6 @@ pub struct Layout {
     pub per_row: u32,
     /// Row pairs a window spans: 2 (4 x 4 windows) or 3 (4 x 6, tall).
     pub pairs: u32,
-    /// Every state has a weight pair for each of the four king contexts
-    /// (neither side has a king, only White, only Black, both; see
-    /// [`king_context`]) instead of one pair for all positions.
-    pub king_contexts: bool,
 }
 
 impl Layout {
@@ -82,24 +72,6 @@ impl Layout {
             rows: G::ROWS,
             per_row: G::PER_ROW,
             pairs,
-            king_contexts: false,
-        }
-    }
-
-    /// This layout with a weight pair for each king context.
-    pub const fn with_king_contexts(self) -> Layout {
-        Layout {
-            king_contexts: true,
-            ..self
-        }
-    }
-
-    /// King contexts with weights of their own: 4, or 1 (all positions).
-    pub const fn contexts(self) -> usize {
-        if self.king_contexts {
-            4
-        } else {
-            1
         }
     }
 
@@ -123,28 +95,9 @@ impl Layout {
         81usize.pow(self.pairs)
     }
 
-    /// Weights of one phase (middle game or ending) over all contexts.
+    /// Weights of one phase.
     pub const fn weights_per_phase(self) -> usize {
-        self.windows() * self.states() * self.contexts()
-    }
-
-    /// Where the weight pair (middle game, ending) of `state` of window `w`
-    /// in king context `context` starts in the fitted weights,
-    /// `[window][state][context][phase]` flattened.
-    #[inline(always)]
-    pub fn pair_index(self, w: usize, state: usize, context: usize) -> usize {
-        ((w * self.states() + state) * self.contexts() + context) * 2
-    }
-
-    /// The weight pair that the same window seen from the other side (the
-    /// board turned, the colours swapped) reads: see [`Layout::pair_index`].
-    #[inline(always)]
-    pub fn mirror_pair_index(self, w: usize, state: usize, context: usize) -> usize {
-        self.pair_index(
-            self.rotated(w),
-            self.mirrored(state),
-            swapped_context(context),
-        )
+        self.windows() * self.states()
     }
 
     /// The window the board turned half a circle puts in the place of `w`.
@@ -282,28 +235,14 @@ const QUAD_MIRROR: [u8; 81] = {
     t
 };
 
-/// The king context of a position: bit 0 set when White has a king, bit 1
-/// when Black has one. A layout without king contexts reads context 0.
-#[inline(always)]
-pub fn king_context<R: Rules>(pos: &Position<R>) -> usize {
-    (pos.kings(Side::White) != 0) as usize | ((pos.kings(Side::Black) != 0) as usize) << 1
-}
-
-/// The king context seen from the other side: the colours swapped.
-#[inline(always)]
-pub const fn swapped_context(context: usize) -> usize {
-    (context & 1) << 1 | context >> 1
-}
-
 /// Learned pattern weights for one board, ready to evaluate with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Patterns {
     layout: Layout,
-    /// The weights as fitted, `[window][state][context][phase]` flattened;
-    /// phase 0 is the middle game (full board), 1 the ending (empty board).
+    /// The weights as fitted, `[window][state][phase]` flattened; phase 0
+    /// is the middle game (full board), 1 the ending (empty board).
     raw: Vec<i16>,
-    /// `F_w[s]` for both phases (see the module comment),
-    /// `[context][window][state]`: the common context 0 in one block.
+    /// `F_w[s]` for both phases (see the module comment), `[window][state]`.
     folded: Vec<[i16; 2]>,
     /// Every weight is 0: the evaluation skips the patterns.
     zero: bool,
@@ -316,8 +255,7 @@ impl Patterns {
             .expect("zero weights are in range")
     }
 
-    /// Weights for `layout` from the fitted values,
-    /// `[window][state][context][phase]`.
+    /// Weights for `layout` from the fitted values, `[window][state][phase]`.
     pub fn from_raw(layout: Layout, raw: Vec<i16>) -> Result<Patterns, String> {
         if !(2..=3).contains(&layout.pairs) {
             return Err(format!(
@@ -342,15 +280,14 @@ impl Patterns {
         }
         let states = layout.states();
         let mut folded = vec![[0i16; 2]; per_phase];
-        for c in 0..layout.contexts() {
-            for w in 0..layout.windows() {
-                for s in 0..states {
-                    let own = layout.pair_index(w, s, c);
-                    let other = layout.mirror_pair_index(w, s, c);
-                    let at = (c * layout.windows() + w) * states + s;
-                    for phase in 0..2 {
-                        folded[at][phase] = raw[own + phase] - raw[other + phase];
-                    }
+        for w in 0..layout.windows() {
+            let r = layout.rotated(w);
+            for s in 0..states {
+                let m = layout.mirrored(s);
+                for phase in 0..2 {
+                    let own = raw[(w * states + s) * 2 + phase];
+                    let other = raw[(r * states + m) * 2 + phase];
+                    folded[w * states + s][phase] = own - other;
                 }
             }
         }
@@ -367,24 +304,9 @@ impl Patterns {
         self.layout
     }
 
-    /// The fitted weights, `[window][state][context][phase]` flattened.
+    /// The fitted weights, `[window][state][phase]` flattened.
     pub fn raw(&self) -> &[i16] {
         &self.raw
-    }
-
-    /// These weights with a weight pair for each king context, every
-    /// context starting from the one pair of a layout without them.
-    pub fn with_king_contexts(&self) -> Patterns {
-        if self.layout.king_contexts {
-            return self.clone();
-        }
-        let raw = self
-            .raw
-            .chunks_exact(2)
-            .flat_map(|pair| pair.repeat(4))
-            .collect();
-        Patterns::from_raw(self.layout.with_king_contexts(), raw)
-            .expect("the same weights, repeated")
     }
 
     /// Whether every weight is 0 (nothing to add to the hand evaluation).
@@ -403,27 +325,20 @@ impl Patterns {
         if self.zero {
             return 0;
         }
-        let context = if self.layout.king_contexts {
-            king_context(pos)
-        } else {
-            0
-        };
-        let (mg, eg) = with_states(self.layout, pos, |states| self.sums(states, context));
+        let (mg, eg) = with_states(self.layout, pos, |states| self.sums(states));
         let start = (2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW) as i32;
         let total = (pos.occupied().count_ones() as i32).min(start);
         (mg * total + eg * (start - total)) / (start * UNIT)
     }
 
-    /// The middle-game and ending sums of the folded weights of king
-    /// context `context` over `states`.
+    /// The middle-game and ending sums of the folded weights over `states`.
     #[inline(always)]
-    fn sums(&self, states: &[u32], context: usize) -> (i32, i32) {
+    fn sums(&self, states: &[u32]) -> (i32, i32) {
         let size = self.layout.states();
-        let block = &self.folded[context * states.len() * size..];
         let mut mg = 0i32;
         let mut eg = 0i32;
         for (w, &s) in states.iter().enumerate() {
-            let [m, e] = block[w * size + s as usize];
+            let [m, e] = self.folded[w * size + s as usize];
             mg += m as i32;
             eg += e as i32;
         }
@@ -447,10 +362,9 @@ fn with_states<R: Rules, T>(layout: Layout, pos: &Position<R>, f: impl FnOnce(&[
 }
 
 /// The features of a position for fitting with windows of `layout`: each
-/// window's state as White sees it, the weight of the middle-game phase
-/// (1 with the board full, 0 with it empty) and the king context (0 when
-/// the layout has none).
-pub fn features<R: Rules>(layout: Layout, pos: &Position<R>) -> (Vec<u32>, f32, u8) {
+/// window's state as White sees it, and the weight of the middle-game phase
+/// (1 with the board full, 0 with it empty).
+pub fn features<R: Rules>(layout: Layout, pos: &Position<R>) -> (Vec<u32>, f32) {
     debug_assert_eq!(
         (layout.rows, layout.per_row),
         (
@@ -461,12 +375,7 @@ pub fn features<R: Rules>(layout: Layout, pos: &Position<R>) -> (Vec<u32>, f32, 
     let states = with_states(layout, pos, <[u32]>::to_vec);
     let start = 2 * R::START_ROWS * <R::Geometry as Geometry>::PER_ROW;
     let total = pos.occupied().count_ones().min(start);
-    let context = if layout.king_contexts {
-        king_context(pos)
-    } else {
-        0
-    };
-    (states, total as f32 / start as f32, context as u8)
+    (states, total as f32 / start as f32)
 }
 
 #[cfg(test)]

@@ -4,21 +4,17 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TEMPOEVL"
-//!      8     4  format version (3; versions 1 and 2 are read too),
-//!               little-endian
+//!      8     4  format version (2; version 1 is read too), little-endian
 //!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
 //!     38     2  windows
 //!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
-//!     46     2  king contexts: 1, or 4 (a weight pair for each of: no
-//!               kings, only White's, only Black's, both); versions 1
-//!               and 2 have 0 here and one context
-//!     48     B  the N = windows * states * contexts * 2 weights, i16
-//!               little-endian, ordered [window][state][context][phase]
-//!               (phase 0 middle game), as one LZ4 block (version 1: the
-//!               2N bytes themselves)
+//!     46     2  reserved, 0
+//!     48     B  the N = windows * states * 2 weights, i16 little-endian,
+//!               ordered [window][state][phase] (phase 0 middle game),
+//!               as one LZ4 block (version 1: the 2N bytes themselves)
 //!   48+B     8  FNV-1a 64 checksum of every byte before it
 //! ```
 //!
@@ -38,11 +34,9 @@ use super::patterns::{Layout, Patterns, UNIT};
 use crate::rules::VariantKind;
 
 const MAGIC: &[u8; 8] = b"TEMPOEVL";
-const VERSION: u32 = 3;
+const VERSION: u32 = 2;
 /// The first format: the weights stored as they are.
 const VERSION_PLAIN: u32 = 1;
-/// The format before king contexts.
-const VERSION_ONE_CONTEXT: u32 = 2;
 const HEADER: usize = 48;
 const NAME_LEN: usize = 24;
 
@@ -114,7 +108,7 @@ pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
     out.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
     out.extend_from_slice(&(layout.states() as u32).to_le_bytes());
     out.extend_from_slice(&(UNIT as u16).to_le_bytes());
-    out.extend_from_slice(&(layout.contexts() as u16).to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
     let plain: Vec<u8> = patterns
         .raw()
         .iter()
@@ -136,9 +130,9 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if !(VERSION_PLAIN..=VERSION).contains(&version) {
+    if version != VERSION && version != VERSION_PLAIN {
         return Err(bad(format!(
-            "format version {version}, this build reads versions {VERSION_PLAIN} to {VERSION}"
+            "format version {version}, this build reads versions {VERSION_PLAIN} and {VERSION}"
         )));
     }
     let name_bytes = &bytes[12..12 + NAME_LEN];
@@ -155,15 +149,6 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         )));
     }
     let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
-    let contexts = match (version, u16_at(46)) {
-        (VERSION_PLAIN | VERSION_ONE_CONTEXT, _) | (_, 1) => 1,
-        (_, 4) => 4,
-        (_, n) => {
-            return Err(bad(format!(
-                "{n} king contexts in the header, 1 or 4 expected"
-            )))
-        }
-    };
     let shapes = [small, shaped_layout_of(kind, 3)];
     let Some(&layout) = shapes
         .iter()
@@ -175,12 +160,7 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
             "{windows} windows of {states} states in 1/{unit} units; this build uses {a} or {b} in 1/{UNIT}"
         )));
     };
-    let layout = if contexts == 4 {
-        layout.with_king_contexts()
-    } else {
-        layout
-    };
-    let count = layout.weights_per_phase() * 2;
+    let count = windows * states * 2;
     let body = &bytes[..bytes.len() - 8];
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
     if version == VERSION_PLAIN && bytes.len() != HEADER + 2 * count + 8 {

@@ -3,8 +3,7 @@
 //! The model is the engine's own evaluation from White's view:
 //! `s = hand(pos) + sum over windows w of (p * F_w[s_w][0] + (1 - p) * F_w[s_w][1])`
 //! with `p` the share of pieces still on the board and `F` the folded
-//! weights of the position's king context (see `eval::patterns`), the hand
-//! terms held fixed. The loss is
+//! weights (see `eval::patterns`), the hand terms held fixed. The loss is
 //! the cross-entropy between `sigmoid(s / K)` and the target
 //! `(1 - lambda) * result + lambda * sigmoid(search score / K)`, plus
 //! `l2 / 2` times the sum of the squared weights a batch touches. `K` is
@@ -49,8 +48,6 @@ pub struct Samples {
     states: Vec<u32>,
     /// Share of the pieces on the board (middle-game phase weight).
     phase: Vec<f32>,
-    /// King context (see `eval::patterns::king_context`).
-    context: Vec<u8>,
     /// The hand evaluation, White's view.
     base: Vec<f32>,
     /// Game result for White: 0, 0.5 or 1.
@@ -67,7 +64,6 @@ impl Samples {
             windows: layout.windows(),
             states: Vec::new(),
             phase: Vec::new(),
-            context: Vec::new(),
             base: Vec::new(),
             result: Vec::new(),
             score: Vec::new(),
@@ -98,14 +94,13 @@ impl Samples {
             .par_iter()
             .map(|r| {
                 let pos = r.position::<R>()?;
-                let (states, phase, context) = features(layout, &pos);
-                Ok((states, phase, context, hand_white_score(&pos, table) as f32))
+                let (states, phase) = features(layout, &pos);
+                Ok((states, phase, hand_white_score(&pos, table) as f32))
             })
             .collect::<Result<_, String>>()?;
-        for ((states, phase, context, base), r) in rows.into_iter().zip(records) {
+        for ((states, phase, base), r) in rows.into_iter().zip(records) {
             self.states.extend_from_slice(&states);
             self.phase.push(phase);
-            self.context.push(context);
             self.base.push(base);
             self.result.push((r.result as f32 + 1.0) / 2.0);
             self.score.push(r.score as f32);
@@ -114,8 +109,7 @@ impl Samples {
     }
 }
 
-/// The weights being fitted, in hundredths of a man,
-/// `[window][state][context][phase]`.
+/// The weights being fitted, in hundredths of a man, `[window][state][phase]`.
 struct Model {
     layout: Layout,
     weights: Vec<f32>,
@@ -125,14 +119,15 @@ impl Model {
     /// White's score of sample `i` of `set`.
     fn predict(&self, set: &Samples, i: usize) -> f32 {
         let p = set.phase[i];
-        let context = set.context[i] as usize;
+        let size = self.layout.states();
         let mut s = set.base[i];
         for (w, &state) in set.states[i * set.windows..(i + 1) * set.windows]
             .iter()
             .enumerate()
         {
-            let own = self.layout.pair_index(w, state as usize, context);
-            let other = self.layout.mirror_pair_index(w, state as usize, context);
+            let own = (w * size + state as usize) * 2;
+            let r = self.layout.rotated(w);
+            let other = (r * size + self.layout.mirrored(state as usize)) * 2;
             s += p * (self.weights[own] - self.weights[other])
                 + (1.0 - p) * (self.weights[own + 1] - self.weights[other + 1]);
         }
@@ -230,6 +225,7 @@ pub fn fit(
         "the samples and the starting weights must be of the fitted layout"
     );
     let k = fit_scale(train);
+    let size = layout.states();
     let n = layout.weights_per_phase() * 2;
     let mut model = Model {
         layout,
@@ -283,13 +279,13 @@ pub fn fit(
             let gs = parts.iter().flat_map(|(g, _)| g.iter().copied());
             for (i, g) in ids.zip(gs) {
                 let p = train.phase[i];
-                let context = train.context[i] as usize;
                 for (w, &state) in train.states[i * train.windows..(i + 1) * train.windows]
                     .iter()
                     .enumerate()
                 {
-                    let own = layout.pair_index(w, state as usize, context);
-                    let other = layout.mirror_pair_index(w, state as usize, context);
+                    let own = (w * size + state as usize) * 2;
+                    let r = layout.rotated(w);
+                    let other = (r * size + layout.mirrored(state as usize)) * 2;
                     for (at, sign) in [(own, 1.0f32), (other, -1.0)] {
                         if touched_at[at / 2] != step {
                             touched_at[at / 2] = step;
