@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
-use tempo::eval::patterns::{dense_window_states, window_states, Layout, Patterns, MAX_WEIGHT};
+use tempo::eval::patterns::{window_states, Layout, Patterns, MAX_WEIGHT};
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
 use tempo::rules::{
@@ -50,37 +50,6 @@ fn states_one_by_one(per_row: u32, rows: u32, pairs: u32, own: u64, other: u64) 
     states
 }
 
-/// The states of the dense layout's windows worked out square by square:
-/// the windows starting on rows 0, 2, 4, ... first, then those starting on
-/// rows 1, 3, ...; each covers 4 rows and squares k and k+1 of each row.
-fn dense_states_one_by_one(per_row: u32, rows: u32, own: u64, other: u64) -> Vec<u32> {
-    let firsts = (0..rows - 3).step_by(2).chain((1..rows - 3).step_by(2));
-    let mut states = Vec::new();
-    for first in firsts {
-        for k in 0..per_row - 1 {
-            let mut state = 0u32;
-            let mut place = 1u32;
-            for row in first..first + 4 {
-                for col in [k, k + 1] {
-                    let s = row * per_row + col;
-                    let bit = 1u64 << (s + row / 2);
-                    let digit = if own & bit != 0 {
-                        1
-                    } else if other & bit != 0 {
-                        2
-                    } else {
-                        0
-                    };
-                    state += digit * place;
-                    place *= 3;
-                }
-            }
-            states.push(state);
-        }
-    }
-    states
-}
-
 /// Random disjoint piece sets on the board of `G`, from two random words.
 fn split<G: Geometry>(a: u64, b: u64) -> (u64, u64) {
     let own = a & G::BOARD;
@@ -100,18 +69,6 @@ proptest! {
         prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 2, own, other));
         let fast = window_states::<Board8, 6, 3>(own, other);
         prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 3, own, other));
-    }
-
-    #[test]
-    fn dense_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
-        let (own, other) = split::<Board10>(a, b);
-        let dense = dense_window_states::<Board10, 28>(own, other);
-        prop_assert_eq!(dense.to_vec(), dense_states_one_by_one(5, 10, own, other));
-        // The windows on even rows are those of the 4x4 layout.
-        prop_assert_eq!(&dense[..16], &window_states::<Board10, 16, 2>(own, other)[..]);
-        let (own, other) = split::<Board8>(a, b);
-        let dense = dense_window_states::<Board8, 15>(own, other);
-        prop_assert_eq!(dense.to_vec(), dense_states_one_by_one(4, 8, own, other));
     }
 }
 
@@ -187,23 +144,6 @@ fn the_evaluation_is_colour_symmetric() {
     assert!(symmetric_in_random_games::<International>(&tall) > 1000);
     let tall = random_patterns(Layout::tall::<Board8>(), 17);
     assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
-    let dense = random_patterns(Layout::dense::<Board10>(), 19);
-    assert!(symmetric_in_random_games::<International>(&dense) > 1000);
-    let dense = random_patterns(Layout::dense::<Board8>(), 23);
-    assert!(symmetric_in_random_games::<Brazilian>(&dense) > 1000);
-    // Widened to the dense layout, 4x4 weights score as before.
-    let widened = ten.widened_to_dense().unwrap();
-    assert_eq!(widened.layout(), Layout::dense::<Board10>());
-    let mut pos = Position::<International>::start();
-    for _ in 0..60 {
-        assert_eq!(widened.white_score(&pos), ten.white_score(&pos));
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves.as_slice()[moves.len() / 2]);
-    }
-    assert!(tall.widened_to_dense().is_err());
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
@@ -244,11 +184,6 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
     assert_eq!(read, tall);
     assert_eq!(read.layout(), Layout::tall::<Board8>());
-    // So do dense windows.
-    let dense = random_patterns(Layout::dense::<Board10>(), 8);
-    let (_, read) = decode(&encode(kind, &dense), "dense").unwrap();
-    assert_eq!(read, dense);
-    assert_eq!(read.layout(), Layout::dense::<Board10>());
     // Another variant's file.
     let err = read_file(VariantKind::Brazilian, &path)
         .unwrap_err()
@@ -460,25 +395,6 @@ fn training_lowers_the_held_out_loss() {
     );
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    // So do dense windows, from the 4x4 fit widened: their start is that
-    // fit's end.
-    let dense = Layout::dense::<<Brazilian as Rules>::Geometry>();
-    let mut dense_train = Samples::new(dense);
-    for chunk in read_data(&path, kind).unwrap() {
-        dense_train.extend::<Brazilian>(&chunk.records).unwrap();
-    }
-    let fitted_dense = fit(
-        dense,
-        &dense_train,
-        &dense_train,
-        &fitted.patterns.widened_to_dense().unwrap(),
-        &fit_config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
-    assert!((fitted_dense.start_loss - fitted.best.0).abs() < 1e-3);
-    assert!(fitted_dense.best.0 < fitted_dense.start_loss);
-    assert_eq!(fitted_dense.patterns.layout(), dense);
     // The command refuses a start of one shape with --windows of the other.
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg("train")

@@ -53,11 +53,9 @@ pub struct TrainArgs {
     /// Weights to start from [default: all 0]; their window shape is kept.
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
-    /// Window shape: 4x4 (8 squares, 6,561 states a window), 4x4-dense
-    /// (the same starting on every row, not every second: 28 windows on
-    /// 10x10 instead of 16; from --init 4x4 weights the new windows start
-    /// at 0) or 4x6 (12 squares, 531,441 states: more to learn, more data
-    /// needed) [default: that of --init, else 4x4].
+    /// Window shape: 4x4 (8 squares, 6,561 states a window) or 4x6 (12
+    /// squares, 531,441 states: more to learn, more data needed)
+    /// [default: that of --init, else 4x4].
     #[arg(long, value_enum)]
     pub windows: Option<WindowShape>,
 }
@@ -71,19 +69,6 @@ pub enum WindowShape {
     /// 4 files by 6 rows.
     #[value(name = "4x6")]
     Tall,
-    /// 4 files by 4 rows, starting on every row (28 windows on 10x10, 15
-    /// on 8x8).
-    #[value(name = "4x4-dense")]
-    Dense,
-}
-
-/// How `--windows` names the shape of `layout`.
-fn shape_name(layout: Layout) -> &'static str {
-    match (layout.pairs, layout.dense) {
-        (2, true) => "4x4-dense windows",
-        (2, false) => "4x4 windows",
-        _ => "4x6 windows",
-    }
 }
 
 /// Runs `tempo train`.
@@ -106,21 +91,13 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let asked = args.windows.map(|shape| match shape {
         WindowShape::Small => Layout::of::<R::Geometry>(),
         WindowShape::Tall => Layout::tall::<R::Geometry>(),
-        WindowShape::Dense => Layout::dense::<R::Geometry>(),
     });
-    // 4x4 weights start a dense fit with their windows' weights.
-    let start = match (start, asked) {
-        (Some(weights), Some(layout)) if layout.dense && weights.layout().pairs == 2 => {
-            Some(weights.widened_to_dense()?)
-        }
-        (start, _) => start,
-    };
     let layout = match (&start, asked) {
         (Some(weights), Some(layout)) if weights.layout() != layout => {
             return Err(format!(
-                "--init has {}, --windows asks for {}: leave one out",
-                shape_name(weights.layout()),
-                shape_name(layout)
+                "--init has windows {} row pairs high, --windows asks for {}: leave one out",
+                weights.layout().pairs,
+                layout.pairs
             ))
         }
         (Some(weights), _) => weights.layout(),

@@ -5,9 +5,7 @@
 //! each row), or, in the tall shape, 4 files by 6 rows (12 squares). Windows
 //! start on every second file and every second row, so they overlap: 16
 //! small windows on 10x10 (4 x 4 places) and 9 on 8x8 (3 x 3); 12 tall ones
-//! on 10x10 (4 across, 3 down) and 6 on 8x8. In the *dense* layout the
-//! small windows start on every row: the 16 (9) above, then 12 (6) more
-//! starting on the odd rows, 28 on 10x10 and 15 on 8x8. Each square of a window is
+//! on 10x10 (4 across, 3 down) and 6 on 8x8. Each square of a window is
 //! empty, a white man or a black man (kings are left to the hand terms), so
 //! a window has 3^8 = 6561 states (3^12 = 531,441 tall), and each state has
 //! a weight for the middle game and one for the ending, mixed by the number
@@ -27,9 +25,7 @@
 //! four bits of each side form a *quad*; a table turns the two quads into a
 //! base-3 number (0..81), and a window's state is the number of its upper
 //! quad plus 81 times that of the next one (plus 6561 times the third, tall).
-//! The base-3 digits follow the square numbers, lowest first. The dense
-//! layout reads each row instead (`dense_window_states`): a table gives the
-//! two-digit value of every window place on it, and four rows make a state.
+//! The base-3 digits follow the square numbers, lowest first.
 //!
 //! Colour symmetry is built in: the weights `P` are for a window seen from
 //! the side whose pieces are "own" (digit 1). White's score is the sum of
@@ -57,9 +53,6 @@ pub struct Layout {
     pub per_row: u32,
     /// Row pairs a window spans: 2 (4 x 4 windows) or 3 (4 x 6, tall).
     pub pairs: u32,
-    /// 4 x 4 windows start on every row, not every second one: the windows
-    /// of the other layout come first, then those starting on odd rows.
-    pub dense: bool,
 }
 
 impl Layout {
@@ -73,21 +66,12 @@ impl Layout {
         Layout::shaped::<G>(3)
     }
 
-    /// The dense layout of board `G`: 4 x 4 windows starting on every row.
-    pub const fn dense<G: Geometry>() -> Layout {
-        Layout {
-            dense: true,
-            ..Layout::of::<G>()
-        }
-    }
-
     /// The layout of board `G` with windows `pairs` row pairs high.
     pub const fn shaped<G: Geometry>(pairs: u32) -> Layout {
         Layout {
             rows: G::ROWS,
             per_row: G::PER_ROW,
             pairs,
-            dense: false,
         }
     }
 
@@ -96,39 +80,14 @@ impl Layout {
         (self.per_row - 1) as usize
     }
 
-    /// Window places down the board starting on even rows (row pairs).
+    /// Window places down the board (row pairs).
     pub const fn down(self) -> usize {
         (self.rows / 2 + 1 - self.pairs) as usize
     }
 
-    /// Windows starting on even rows: all of them unless dense.
-    const fn even_windows(self) -> usize {
-        self.across() * self.down()
-    }
-
-    /// Windows starting on odd rows (only when dense).
-    const fn odd_windows(self) -> usize {
-        if self.dense {
-            self.across() * (self.down() - 1)
-        } else {
-            0
-        }
-    }
-
     /// Windows on the board.
     pub const fn windows(self) -> usize {
-        self.even_windows() + self.odd_windows()
-    }
-
-    /// The first row and the place across of window `w`.
-    const fn place(self, w: usize) -> (usize, usize) {
-        let across = self.across();
-        if w < self.even_windows() {
-            (2 * (w / across), w % across)
-        } else {
-            let w = w - self.even_windows();
-            (2 * (w / across) + 1, w % across)
-        }
+        self.across() * self.down()
     }
 
     /// States of one window.
@@ -141,15 +100,9 @@ impl Layout {
         self.windows() * self.states()
     }
 
-    /// The window the board turned half a circle puts in the place of `w`
-    /// (the even-row windows onto each other, and the odd-row ones).
+    /// The window the board turned half a circle puts in the place of `w`.
     pub const fn rotated(self, w: usize) -> usize {
-        let even = self.even_windows();
-        if w < even {
-            even - 1 - w
-        } else {
-            even + self.odd_windows() - 1 - (w - even)
-        }
+        self.windows() - 1 - w
     }
 
     /// The state of a window seen from the other side: the digits in
@@ -167,13 +120,14 @@ impl Layout {
     /// The bits of the squares of window `w`, lowest square number first
     /// (the order of the base-3 digits).
     pub fn squares(self, w: usize) -> Vec<u32> {
-        let (first, k) = self.place(w);
-        (first as u32..first as u32 + 2 * self.pairs)
-            .flat_map(|row| {
-                let start = row_start(self.per_row, row);
-                [start + k as u32, start + k as u32 + 1]
-            })
-            .collect()
+        let (j, k) = ((w / self.across()) as u32, (w % self.across()) as u32);
+        let pair = 2 * self.per_row + 1;
+        let mut bits = Vec::with_capacity(4 * self.pairs as usize);
+        for half in 0..self.pairs {
+            let base = (j + half) * pair + k;
+            bits.extend_from_slice(&[base, base + 1, base + self.per_row, base + self.per_row + 1]);
+        }
+        bits
     }
 }
 
@@ -216,87 +170,6 @@ const fn quad_lanes<const PER_ROW: usize, const SIZE: usize>() -> [u64; SIZE] {
         v += 1;
     }
     table
-}
-
-/// The bit of the first square of `row` (0 = the top row) in the padded
-/// layout: two rows of `per_row` squares, then one ghost bit.
-const fn row_start(per_row: u32, row: u32) -> u32 {
-    (row / 2) * (2 * per_row + 1) + (row % 2) * per_row
-}
-
-/// For each value of one row's squares, own pieces in the low `PER_ROW`
-/// bits and other pieces in the next `PER_ROW`, the base-3 value of each
-/// pair of neighbouring squares in a 16-bit lane: lane `k` holds squares
-/// `k` (digit 0) and `k + 1` (digit 1), the row of window place `k`.
-const fn row_lanes<const PER_ROW: usize, const SIZE: usize>() -> [u64; SIZE] {
-    let mut table = [0u64; SIZE];
-    let mut v = 0;
-    while v < SIZE {
-        let mut lanes = 0u64;
-        let mut k = 0;
-        while k + 1 < PER_ROW {
-            let pair = row_digit(v, PER_ROW, k) + 3 * row_digit(v, PER_ROW, k + 1);
-            lanes |= pair << (16 * k);
-            k += 1;
-        }
-        table[v] = lanes;
-        v += 1;
-    }
-    table
-}
-
-/// The base-3 digit of square `i` of a row value of [`row_lanes`].
-const fn row_digit(v: usize, per_row: usize, i: usize) -> u64 {
-    if v >> i & 1 != 0 {
-        1
-    } else if v >> (per_row + i) & 1 != 0 {
-        2
-    } else {
-        0
-    }
-}
-
-/// [`row_lanes`] of the 10x10 board.
-static ROWS_10: [u64; 1024] = row_lanes::<5, 1024>();
-/// [`row_lanes`] of the 8x8 boards.
-static ROWS_8: [u64; 256] = row_lanes::<4, 256>();
-
-/// The state of every window of the dense layout of board `G` (see
-/// [`Layout::dense`]), `own` pieces as digit 1 and `other` as digit 2. `N`
-/// must be `Layout::dense::<G>().windows()`.
-///
-/// Each row is one table read of its own and other pieces that gives the
-/// two-digit value of every window place's squares on it, in 16-bit lanes;
-/// four rows' lanes, weighted 1, 9, 81 and 729, give the states of the
-/// windows starting on the first of them (at most 6560 a lane).
-#[inline(always)]
-pub fn dense_window_states<G: Geometry, const N: usize>(own: u64, other: u64) -> [u32; N] {
-    let layout = Layout::dense::<G>();
-    debug_assert_eq!(N, layout.windows());
-    let across = layout.across();
-    let table: &[u64] = if G::PER_ROW == 5 { &ROWS_10 } else { &ROWS_8 };
-    let mask = (1u64 << G::PER_ROW) - 1;
-    let mut lanes = [0u64; 10];
-    for (row, lane) in lanes.iter_mut().enumerate().take(G::ROWS as usize) {
-        let start = row_start(G::PER_ROW, row as u32);
-        let index = ((own >> start) & mask) | (((other >> start) & mask) << G::PER_ROW);
-        *lane = table[index as usize];
-    }
-    let even = layout.even_windows();
-    let mut states = [0u32; N];
-    for first in 0..G::ROWS as usize - 3 {
-        let row =
-            lanes[first] + 9 * lanes[first + 1] + 81 * lanes[first + 2] + 729 * lanes[first + 3];
-        let at = if first % 2 == 0 {
-            (first / 2) * across
-        } else {
-            even + (first / 2) * across
-        };
-        for k in 0..across {
-            states[at + k] = (row >> (16 * k)) as u16 as u32;
-        }
-    }
-    states
 }
 
 /// [`quad_lanes`] of the 10x10 board.
@@ -390,9 +263,6 @@ impl Patterns {
                 layout.pairs
             ));
         }
-        if layout.dense && layout.pairs != 2 {
-            return Err("only 4x4 windows can start on every row".to_string());
-        }
         let per_phase = layout.weights_per_phase();
         if raw.len() != 2 * per_phase {
             return Err(format!(
@@ -439,26 +309,6 @@ impl Patterns {
         &self.raw
     }
 
-    /// These 4x4 weights in the dense layout: the windows starting on even
-    /// rows keep their weights, those starting on odd rows start at 0, so
-    /// that the evaluation is unchanged.
-    pub fn widened_to_dense(&self) -> Result<Patterns, String> {
-        let layout = self.layout;
-        if layout.dense {
-            return Ok(self.clone());
-        }
-        if layout.pairs != 2 {
-            return Err("only 4x4 windows can start on every row".to_string());
-        }
-        let dense = Layout {
-            dense: true,
-            ..layout
-        };
-        let mut raw = self.raw.clone();
-        raw.resize(dense.weights_per_phase() * 2, 0);
-        Patterns::from_raw(dense, raw)
-    }
-
     /// Whether every weight is 0 (nothing to add to the hand evaluation).
     pub fn is_zero(&self) -> bool {
         self.zero
@@ -469,11 +319,8 @@ impl Patterns {
     #[inline(always)]
     pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
         debug_assert_eq!(
-            (self.layout.rows, self.layout.per_row),
-            (
-                <R::Geometry as Geometry>::ROWS,
-                <R::Geometry as Geometry>::PER_ROW
-            )
+            self.layout,
+            Layout::shaped::<R::Geometry>(self.layout.pairs)
         );
         if self.zero {
             return 0;
@@ -507,8 +354,6 @@ fn with_states<R: Rules, T>(layout: Layout, pos: &Position<R>, f: impl FnOnce(&[
     let white = pos.men(Side::White);
     let black = pos.men(Side::Black);
     match (<R::Geometry as Geometry>::ROWS, layout.pairs) {
-        (10, _) if layout.dense => f(&dense_window_states::<R::Geometry, 28>(white, black)),
-        (_, _) if layout.dense => f(&dense_window_states::<R::Geometry, 15>(white, black)),
         (10, 3) => f(&window_states::<R::Geometry, 12, 3>(white, black)),
         (10, _) => f(&window_states::<R::Geometry, 16, 2>(white, black)),
         (_, 3) => f(&window_states::<R::Geometry, 6, 3>(white, black)),
@@ -559,8 +404,6 @@ mod tests {
             Layout::of::<Board8>(),
             Layout::tall::<Board10>(),
             Layout::tall::<Board8>(),
-            Layout::dense::<Board10>(),
-            Layout::dense::<Board8>(),
         ] {
             let board = if layout.rows == 10 {
                 Board10::BOARD

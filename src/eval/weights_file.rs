@@ -8,8 +8,7 @@
 //!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
-//!     38     2  windows (on 10x10: 16 of 4 x 4, 28 of 4 x 4 starting on
-//!               every row, 12 of 4 x 6)
+//!     38     2  windows
 //!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
 //!     46     2  reserved, 0
@@ -150,19 +149,15 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         )));
     }
     let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
-    let dense = Layout {
-        dense: true,
-        ..small
-    };
-    let shapes = [small, shaped_layout_of(kind, 3), dense];
+    let shapes = [small, shaped_layout_of(kind, 3)];
     let Some(&layout) = shapes
         .iter()
         .find(|l| (l.windows(), l.states()) == (windows, states))
         .filter(|_| unit == UNIT)
     else {
-        let [a, b, c] = shapes.map(|l| format!("{} of {}", l.windows(), l.states()));
+        let [a, b] = shapes.map(|l| format!("{} of {}", l.windows(), l.states()));
         return Err(bad(format!(
-            "{windows} windows of {states} states in 1/{unit} units; this build uses {a}, {b} or {c} in 1/{UNIT}"
+            "{windows} windows of {states} states in 1/{unit} units; this build uses {a} or {b} in 1/{UNIT}"
         )));
     };
     let count = windows * states * 2;
