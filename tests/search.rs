@@ -273,6 +273,7 @@ fn the_bench_node_count_is_the_recorded_one() {
         threads: 1,
         hash: 16,
         quiet: true,
+        eval_files: Vec::new(),
     };
     let totals = bench(&args, &mut |_| {}).unwrap();
     let again = bench(&args, &mut |_| {}).unwrap();
@@ -284,6 +285,52 @@ fn the_bench_node_count_is_the_recorded_one() {
         totals.nodes, BENCH_DEPTH_7,
         "the search's behaviour changed"
     );
+}
+
+#[test]
+fn the_bench_searches_with_the_weights_files_it_is_given() {
+    use tempo::eval::patterns::Layout;
+    use tempo::eval::weights_file::write_file;
+    use tempo::eval::Patterns;
+    use tempo::rules::{Board10, Board8, VariantKind};
+    let dir = std::env::temp_dir().join(format!("tempo-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zero_10 = dir.join("zero-international.tpw");
+    write_file(
+        VariantKind::International,
+        &Patterns::zero(Layout::of::<Board10>()),
+        &zero_10,
+    )
+    .unwrap();
+    let zero_8 = dir.join("zero-brazilian.tpw");
+    write_file(
+        VariantKind::Brazilian,
+        &Patterns::zero(Layout::of::<Board8>()),
+        &zero_8,
+    )
+    .unwrap();
+    let args = |eval_files: Vec<std::path::PathBuf>| BenchArgs {
+        depth: 5,
+        threads: 1,
+        hash: 16,
+        quiet: true,
+        eval_files,
+    };
+    let nodes = |files| bench(&args(files), &mut |_| {}).unwrap().nodes;
+    let built_in = nodes(vec![]);
+    let hand_10 = nodes(vec![zero_10.clone()]);
+    let hand_both = nodes(vec![zero_10.clone(), zero_8.clone()]);
+    // Other weights search another tree, variant by variant.
+    assert_ne!(hand_10, built_in);
+    assert_ne!(hand_both, hand_10);
+    assert_eq!(nodes(vec![zero_8.clone(), zero_10.clone()]), hand_both);
+    // Two files for one variant, or a file that is not weights, are refused.
+    let err = bench(&args(vec![zero_10.clone(), zero_10.clone()]), &mut |_| {}).unwrap_err();
+    assert!(err.contains("two --eval-file for international"), "{err}");
+    let bad = dir.join("bad.tpw");
+    std::fs::write(&bad, b"not weights").unwrap();
+    let err = bench(&args(vec![bad]), &mut |_| {}).unwrap_err();
+    assert!(err.contains("not a tempo weights file"), "{err}");
 }
 
 #[test]

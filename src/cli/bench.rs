@@ -3,15 +3,19 @@
 //! the signature of the search's behaviour (quote it as `Bench: N` in
 //! commits that change the search or the evaluation).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::eval::weights_file::decode;
+use crate::eval::Patterns;
 use crate::referee::Game;
 use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::parse_fen;
-use crate::rules::{Brazilian, International, Rules};
+use crate::rules::{Brazilian, International, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Limits};
 
@@ -70,6 +74,11 @@ pub struct BenchArgs {
     /// Print only the totals.
     #[arg(long)]
     pub quiet: bool,
+    /// Pattern weights to search with instead of the built-in ones, for
+    /// the variant the file names (International or Brazilian); once per
+    /// variant.
+    #[arg(long = "eval-file", value_name = "PATH")]
+    pub eval_files: Vec<PathBuf>,
 }
 
 /// Totals of a bench run.
@@ -89,12 +98,30 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
         nodes: 0,
         time: Duration::ZERO,
     };
+    let (mut international, mut brazilian) = (None, None);
+    for path in &args.eval_files {
+        let what = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let (kind, patterns) = decode(&bytes, &what).map_err(|e| e.to_string())?;
+        let slot = match kind {
+            VariantKind::International => &mut international,
+            VariantKind::Brazilian => &mut brazilian,
+            other => {
+                return Err(format!(
+                    "{what} holds {other} weights; the bench searches International and Brazilian positions"
+                ))
+            }
+        };
+        if slot.replace(Arc::new(patterns)).is_some() {
+            return Err(format!("two --eval-file for {kind}: give one per variant"));
+        }
+    }
     let mut table = Table::new(args.hash as usize);
     for fen in INTERNATIONAL {
-        bench_one::<International>(&mut table, fen, args, &mut totals, line)?;
+        bench_one::<International>(&mut table, fen, args, &international, &mut totals, line)?;
     }
     for fen in BRAZILIAN {
-        bench_one::<Brazilian>(&mut table, fen, args, &mut totals, line)?;
+        bench_one::<Brazilian>(&mut table, fen, args, &brazilian, &mut totals, line)?;
     }
     Ok(totals)
 }
@@ -103,6 +130,7 @@ fn bench_one<R: Rules>(
     table: &mut Table,
     fen: &str,
     args: &BenchArgs,
+    patterns: &Option<Arc<Patterns>>,
     totals: &mut BenchTotals,
     line: &mut dyn FnMut(String),
 ) -> Result<(), String> {
@@ -115,6 +143,9 @@ fn bench_one<R: Rules>(
     });
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
+    if let Some(patterns) = patterns {
+        setup.patterns = Arc::clone(patterns);
+    }
     let started = Instant::now();
     let result = search(&setup, table, &control, &mut |_| {});
     let time = started.elapsed();
