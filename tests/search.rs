@@ -295,20 +295,14 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
     use tempo::rules::{Board10, Board8, VariantKind};
     let dir = std::env::temp_dir().join(format!("tempo-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let zero_10 = dir.join("zero-international.tpw");
-    write_file(
-        VariantKind::International,
-        &Patterns::zero(Layout::of::<Board10>()),
-        &zero_10,
-    )
-    .unwrap();
-    let zero_8 = dir.join("zero-brazilian.tpw");
-    write_file(
-        VariantKind::Brazilian,
-        &Patterns::zero(Layout::of::<Board8>()),
-        &zero_8,
-    )
-    .unwrap();
+    // Weights that are all 0: the hand evaluation alone.
+    let zero_file = |kind: VariantKind, layout: Layout| {
+        let path = dir.join(format!("zero-{kind}.tpw"));
+        write_file(kind, &Patterns::zero(layout), &path).unwrap();
+        path
+    };
+    let zero_10 = zero_file(VariantKind::International, Layout::of::<Board10>());
+    let zero_8 = zero_file(VariantKind::Brazilian, Layout::of::<Board8>());
     let args = |eval_files: Vec<std::path::PathBuf>| BenchArgs {
         depth: 5,
         threads: 1,
