@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::eval::weights_file::decode;
+use crate::eval::weights_file::read_any;
 use crate::eval::Patterns;
 use crate::referee::Game;
 use crate::rules::draw::prepare_certain_draw;
@@ -100,15 +100,14 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
     };
     let (mut international, mut brazilian) = (None, None);
     for path in &args.eval_files {
-        let what = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
-        let (kind, patterns) = decode(&bytes, &what).map_err(|e| e.to_string())?;
+        let (kind, patterns) = read_any(path).map_err(|e| e.to_string())?;
         let slot = match kind {
             VariantKind::International => &mut international,
             VariantKind::Brazilian => &mut brazilian,
             other => {
                 return Err(format!(
-                    "{what} holds {other} weights; the bench searches International and Brazilian positions"
+                    "{} holds {other} weights; the bench searches International and Brazilian positions",
+                    path.display()
                 ))
             }
         };

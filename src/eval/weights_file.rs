@@ -191,11 +191,17 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     Ok((kind, patterns))
 }
 
-/// Reads a weights file for `kind`.
-pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsError> {
+/// Reads a weights file of any variant: the variant it is for and its
+/// weights.
+pub fn read_any(path: &Path) -> Result<(VariantKind, Patterns), WeightsError> {
     let bytes = std::fs::read(path)
         .map_err(|e| WeightsError::Io(format!("cannot read {}: {e}", path.display())))?;
-    let (found, patterns) = decode(&bytes, &path.display().to_string())?;
+    decode(&bytes, &path.display().to_string())
+}
+
+/// Reads a weights file for `kind`.
+pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsError> {
+    let (found, patterns) = read_any(path)?;
     if found != kind {
         return Err(WeightsError::WrongVariant {
             found: found.name().to_string(),
