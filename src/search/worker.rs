@@ -42,9 +42,6 @@ const LMR_DIVISOR: f64 = 1.5;
 /// Reverse futility pruning: depth limit and margin per ply.
 const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_MARGIN: i32 = 60;
-/// Nodes at least this deep without a table move are searched a ply
-/// shallower (internal iterative reduction).
-const IIR_DEPTH: i32 = 5;
 /// Late-move pruning applies up to this depth.
 const LATE_MOVE_DEPTH: i32 = 4;
 /// Nodes at least this deep mark their children as being searched and put
@@ -317,14 +314,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
         }
-        // 5b. No move from the table at a deep node: search it a ply
-        // shallower, which costs little and fills the table for the next
-        // visit.
-        let depth = if depth >= IIR_DEPTH && !hint.is_some() {
-            depth - 1
-        } else {
-            depth
-        };
         // 5a. Quiet, far above beta near the horizon: trust the static score
         // (not when a capture is pending for either side). `calm` is only
         // worked out where a pruning step can use it: non-PV nodes near the
