@@ -325,6 +325,7 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
     std::fs::write(&bad, b"not weights").unwrap();
     let err = bench(&args(vec![bad]), &mut |_| {}).unwrap_err();
     assert!(err.contains("not a tempo weights file"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
