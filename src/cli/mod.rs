@@ -22,7 +22,6 @@ mod matches;
 mod perft;
 mod selfplay;
 mod train;
-mod tune;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -107,8 +106,6 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Opening books: build one by search, probe it, count games into it.
     Book(book::BookArgs),
-    /// Fit the evaluation weights to the results of finished games (PDN).
-    Tune(tune::TuneArgs),
     /// Play the engine against itself and write the positions for `train`.
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the pattern weights to self-play data; writes a weights file.
@@ -129,7 +126,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Dxp(args)) => dxp::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Book(args)) => book::run(&args),
-        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),

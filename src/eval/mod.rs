@@ -1,8 +1,9 @@
 //! Static evaluation of a position, in hundredths of a man, from the view of
 //! the side to move. Depends only on the rules core.
 //!
-//! All weights sit in one table, `Weights`, so a tuning run can fit them to
-//! game results (`tempo tune`). The terms that are a sum over men of a value
+//! The hand weights sit in one table, `Weights`; the learned patterns were
+//! fitted with them held fixed, so the two change together or not at all.
+//! The terms that are a sum over men of a value
 //! per square (material, advancement, centre, outposts, edges and the
 //! per-square values) are folded into an [`EvalTable`] once, and read one
 //! byte of the men's bitboard at a time; the rest are popcounts over region
@@ -34,7 +35,7 @@ pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
 }
 
 /// The evaluation of `pos` from the side to move's view under the table
-/// `t` (the search uses [`table_for`]; `tempo tune` tries others).
+/// `t` (the search uses [`table_for`]).
 #[inline(always)]
 pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
     let score = hand_white_score(pos, t);

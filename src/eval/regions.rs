@@ -20,12 +20,6 @@ pub(super) trait Regions: Geometry {
     const FORWARD_CONES: [[u64; 64]; 2] = forward_cones::<Self>();
     /// The row (0 = Black's back row) of each board bit.
     const ROW_OF_BIT: [u8; 64] = rows_of_bits::<Self>();
-    /// For each side, the opponent's half of the board (White's is the
-    /// upper half).
-    const FAR_HALF: [u64; 2] = [
-        region::<Self>(0, Self::ROWS / 2 - 1, 0, Self::ROWS - 1),
-        region::<Self>(Self::ROWS / 2, Self::ROWS - 1, 0, Self::ROWS - 1),
-    ];
 }
 
 impl<G: Geometry> Regions for G {}

@@ -3,11 +3,11 @@
 //! runaways, safe moves, structure and chains, king mobility, and the
 //! scores of Losing draughts.
 
-use super::regions::{outposts, own_row, Regions};
+use super::regions::{own_row, Regions};
 use super::table::EvalTable;
 use super::weights::Weights;
 use crate::rules::square::Bits;
-use crate::rules::{Dir, Geometry, Position, Rules, Side};
+use crate::rules::{Geometry, Position, Rules, Side};
 
 /// The value of a king in `R`: flying or short.
 #[inline(always)]
@@ -131,9 +131,8 @@ fn safe_man_moves<R: Rules>(pos: &Position<R>, side: Side) -> u32 {
         + (R::Geometry::step(men, r) & safe).count_ones()
 }
 
-/// Men covered behind on both sides (`support`, and `outpost_support` on
-/// the outposts), men without any own neighbour (`lone`), and chains of
-/// three men headed in the opponent's half (`tail`, `hook`).
+/// Men covered behind on both sides (`support`) and men without any own
+/// neighbour (`lone`).
 #[inline(always)]
 fn structure<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
     use crate::rules::Dir;
@@ -150,37 +149,7 @@ fn structure<R: Rules>(pos: &Position<R>, side: Side, w: &Weights) -> i32 {
         near |= R::Geometry::step(own, d);
     }
     let lone = men & !near;
-    let formations = if w.tail != 0 || w.hook != 0 {
-        let far_half = <R::Geometry as Regions>::FAR_HALF[side.index()];
-        let (tails, hooks) = chains::<R>(men, far_half, fl, fr);
-        w.tail * tails as i32 + w.hook * hooks as i32
-    } else {
-        0
-    };
-    let backed_outposts = (supported & outposts::<R::Geometry>(side)).count_ones() as i32;
     w.support * supported.count_ones() as i32 - w.lone * lone.count_ones() as i32
-        + w.outpost_support * backed_outposts
-        + formations
-}
-
-/// The chains of three among `men` (whose forward directions are `fl` and
-/// `fr`) headed by a man on `heads`: straight ones (tails) and bent ones
-/// (hooks), counted by the man in front. A square one step forward (in `d`)
-/// of a man has a man behind it, so the men with a man behind them toward
-/// `fl`'s back are `men & step(men, fl)`, and a chain is two such steps.
-/// (Every step result is masked by `men`, which drops the ghost bits a step
-/// can make.)
-#[inline(always)]
-fn chains<R: Rules>(men: u64, heads: u64, fl: Dir, fr: Dir) -> (u32, u32) {
-    let step = R::Geometry::step;
-    let backed_left = men & step(men, fl);
-    let backed_right = men & step(men, fr);
-    let front = men & heads;
-    let tails = (front & step(backed_left, fl)).count_ones()
-        + (front & step(backed_right, fr)).count_ones();
-    let hooks = (front & step(backed_right, fl)).count_ones()
-        + (front & step(backed_left, fr)).count_ones();
-    (tails, hooks)
 }
 
 /// The runaway bonus of a side: for each man whose whole forward cone (every
@@ -303,9 +272,6 @@ mod tests {
         let w = Weights {
             support: 1,
             lone: 1,
-            tail: 0,
-            hook: 0,
-            outpost_support: 0,
             ..WEIGHTS
         };
         // White 28 with 32 and 33 behind it: supported; 32, 33 on row 3
@@ -317,87 +283,6 @@ mod tests {
         // by the edge and the piece behind it (36 by 41); 41 has 46 empty.
         let edge = parse_fen::<International>("W:W36,41,47:B5").unwrap();
         assert_eq!(structure(&edge, Side::White, &w), 2);
-    }
-
-    #[test]
-    fn formations_count_in_the_far_half_and_outposts_when_backed() {
-        let w = Weights {
-            support: 0,
-            lone: 0,
-            tail: 1,
-            hook: 10,
-            outpost_support: 100,
-            ..WEIGHTS
-        };
-        let score =
-            |fen: &str, side: Side| structure(&parse_fen::<International>(fen).unwrap(), side, &w);
-        // The outpost 24 backed by 29 and 30; Black's 27 by 21 and 22.
-        assert_eq!(score("W:W24,29,30:B5", Side::White), 100);
-        assert_eq!(score("W:W24,29:B5", Side::White), 0);
-        assert_eq!(score("B:W45:B21,22,27", Side::Black), 100);
-        // A tail headed on White's fifth row counts, one row lower it does
-        // not; Black's far half is the lower one.
-        assert_eq!(score("W:W19,23,28:B5", Side::White), 1);
-        assert_eq!(score("W:W28,32,37:B5", Side::White), 0);
-        assert_eq!(score("B:W45:B23,28,32", Side::Black), 1);
-        // 18-23-28 bends at 23: a hook.
-        assert_eq!(score("W:W18,23,28:B5", Side::White), 10);
-    }
-
-    #[test]
-    fn tails_are_straight_chains_and_hooks_bent_ones() {
-        use crate::rules::Dir;
-        let tails_hooks = |fen: &str, side: Side| {
-            let pos = parse_fen::<International>(fen).unwrap();
-            let [fl, fr] = side.forward();
-            chains::<International>(pos.men(side), !0, fl, fr)
-        };
-        // 28-32-37 lies on the long diagonal: a tail headed by 28.
-        assert_eq!(tails_hooks("W:W28,32,37:B5", Side::White), (1, 0));
-        // 32 behind 28 on one diagonal, 38 behind 32 on the other: a hook;
-        // so is 28-33-38.
-        assert_eq!(tails_hooks("W:W28,32,38:B5", Side::White), (0, 1));
-        assert_eq!(tails_hooks("W:W28,32,33,38:B5", Side::White), (0, 2));
-        // Kings are not part of a formation, and Black's chains point down.
-        assert_eq!(tails_hooks("W:W28,K32,37:B5", Side::White), (0, 0));
-        assert_eq!(tails_hooks("B:W45:B19,23,28", Side::Black), (1, 0));
-        assert_eq!(tails_hooks("B:W45:B17,18,22,28", Side::Black), (1, 1));
-        // A chain of four is two tails; along the side file the chain bends.
-        assert_eq!(tails_hooks("W:W23,28,32,37:B5", Side::White), (2, 0));
-        assert_eq!(tails_hooks("W:W26,31,36:B5", Side::White), (0, 1));
-        // Against a walk square by square over every position of a few
-        // hundred plies of play.
-        let mut pos = Position::<International>::start();
-        for ply in 0..300u64 {
-            for side in [Side::White, Side::Black] {
-                let men = pos.men(side);
-                let [fl, fr] = side.forward();
-                let behind = |bit: u64, d: Dir| {
-                    let b = <crate::rules::Board10 as Geometry>::step(bit, d.reverse());
-                    b & crate::rules::Board10::BOARD
-                };
-                let (mut tails, mut hooks) = (0, 0);
-                for man in Bits(men) {
-                    for (a, b) in [(fl, fl), (fr, fr), (fl, fr), (fr, fl)] {
-                        let first = behind(man.mask(), a);
-                        let second = behind(first, b);
-                        if first & men != 0 && second & men != 0 {
-                            if a == b {
-                                tails += 1;
-                            } else {
-                                hooks += 1;
-                            }
-                        }
-                    }
-                }
-                assert_eq!(chains::<International>(men, !0, fl, fr), (tails, hooks));
-            }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves.as_slice()[(ply * 7 + 3) as usize % moves.len()]);
-        }
     }
 
     /// The runaway bonus worked out man by man: each man's forward cone

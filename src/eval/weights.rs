@@ -1,5 +1,5 @@
-//! The hand weights of the evaluation: the `Weights` table with the names
-//! a fit gives its entries, and the weights in use on each board.
+//! The hand weights of the evaluation: the `Weights` table and the weights
+//! in use on each board.
 
 use crate::rules::{Geometry, Rules};
 
@@ -51,17 +51,6 @@ pub struct Weights {
     pub support: i32,
     /// Penalty per man with no own piece on any neighbouring square.
     pub lone: i32,
-    /// Bonus per "tail": a man in the opponent's half of the board with two
-    /// own men in a line behind it on one diagonal (a straight chain of
-    /// three, which backs the front man in exchanges and attacks).
-    pub tail: i32,
-    /// Bonus per "hook": a man in the opponent's half with an own man behind
-    /// it on one diagonal and a third behind that one on the other diagonal
-    /// (a bent chain of three).
-    pub hook: i32,
-    /// Bonus per man on an outpost square (`outpost`) covered behind on both
-    /// sides: an outpost holds when it is backed.
-    pub outpost_support: i32,
     /// Bonus for having a king while the opponent has none.
     pub sole_king: i32,
     /// Material lead times pieces off the board, over 100 times the start
@@ -76,94 +65,9 @@ pub struct Weights {
     pub man_square_end: [i32; 50],
 }
 
-impl Weights {
-    /// Every weight with its name as written in [`WEIGHTS`] (`advance[3]`
-    /// for an array entry), for tools that fit them. The pattern names
-    /// every field, so a new weight cannot be left out.
-    pub fn named_mut(&mut self) -> Vec<(String, &mut i32)> {
-        let Weights {
-            man,
-            king,
-            short_king,
-            losing_man,
-            losing_king,
-            losing_mobility,
-            advance,
-            centre,
-            back_rank,
-            balance,
-            outpost,
-            edge,
-            mobility,
-            drawish_percent,
-            drawish_pieces,
-            king_mobility,
-            runaway,
-            runaway_step,
-            support,
-            lone,
-            tail,
-            hook,
-            outpost_support,
-            sole_king,
-            simplify,
-            man_square,
-            man_square_end,
-        } = self;
-        macro_rules! named {
-            ($($field:ident),*) => {
-                [$((stringify!($field).to_string(), $field)),*]
-            };
-        }
-        let mut out = Vec::new();
-        out.extend(named!(
-            man,
-            king,
-            short_king,
-            losing_man,
-            losing_king,
-            losing_mobility
-        ));
-        out.extend(entries("advance", advance));
-        out.extend(named!(
-            centre,
-            back_rank,
-            balance,
-            outpost,
-            edge,
-            mobility,
-            drawish_percent,
-            drawish_pieces,
-            king_mobility,
-            runaway,
-            runaway_step,
-            support,
-            lone,
-            tail,
-            hook,
-            outpost_support,
-            sole_king,
-            simplify
-        ));
-        out.extend(entries("man_square", man_square));
-        out.extend(entries("man_square_end", man_square_end));
-        out
-    }
-}
-
-/// The entries of an array weight, named `name[i]`.
-fn entries<'a>(
-    name: &'a str,
-    values: &'a mut [i32],
-) -> impl Iterator<Item = (String, &'a mut i32)> {
-    values
-        .iter_mut()
-        .enumerate()
-        .map(move |(i, v)| (format!("{name}[{i}]"), v))
-}
-
-/// The weights in use on 10x10 boards, fitted to International games by
-/// `tempo tune` (benches/RESULTS.md, "Evaluation tuning").
+/// The weights in use on 10x10 boards, fitted to International games
+/// (benches/RESULTS.md, "Evaluation tuning"); the learned patterns were
+/// fitted on top of them, so they stay as they are.
 pub const WEIGHTS: Weights = Weights {
     man: 100,
     king: 309,
@@ -185,12 +89,6 @@ pub const WEIGHTS: Weights = Weights {
     runaway_step: 38,
     support: 1,
     lone: 7,
-    // Fitted to 11, -15 and 26 (benches/RESULTS.md, "Evaluation tuning", round 6),
-    // they played no better over 400 games and added 4% to a node's
-    // instructions: held at 0, where the search does not work them out.
-    tail: 0,
-    hook: 0,
-    outpost_support: 0,
     sole_king: 87,
     simplify: -13,
     man_square: [
@@ -229,9 +127,6 @@ pub const WEIGHTS_8X8: Weights = Weights {
     runaway_step: 12,
     support: 0,
     lone: 0,
-    tail: 0,
-    hook: 0,
-    outpost_support: 0,
     sole_king: 0,
     simplify: 0,
     man_square: [0; 50],
@@ -245,18 +140,5 @@ pub const fn weights_for<R: Rules>() -> &'static Weights {
         &WEIGHTS
     } else {
         &WEIGHTS_8X8
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_weight_has_a_name() {
-        // The borrows are taken at once, so no field can be named twice;
-        // the count shows that none is missing.
-        let fields = std::mem::size_of::<Weights>() / std::mem::size_of::<i32>();
-        assert_eq!(WEIGHTS.clone().named_mut().len(), fields);
     }
 }
