@@ -1,22 +1,29 @@
 //! tempo: a draughts engine for International (10x10), Brazilian (8x8) and
-//! seven more draughts variants.
+//! ten more draughts variants.
 //!
-//! Layers, arrows pointing one way (`tests/layering.rs` enforces them):
-//! `cli` → `protocol`/`dxp`/`arena`/`analyse`/`train` → `engine` → `referee`
-//! → `search` → `eval` → `rules`, and `engine` → `book` → `rules`.
-//! `rules` is the pure rules core and knows nothing of the layers above it;
-//! `pdn` (reading PDN files as text: tags, moves, results) and `book` (the
-//! opening book, its format and its builder, which is handed the search as
-//! a function) use only `rules`. `referee` keeps games (record and result
-//! under the draw rules, clocks, moves by squares, the PDN of a game) for
-//! the engine, DXP and the match tool; of the search it uses only the
-//! limits and the setup of a search. `train` is used by the CLI alone.
+//! Layers, arrows pointing one way (`tests/layering.rs` enforces them, and
+//! fails on a module it has no row for):
+//! `cli` → `protocol` (`hub`, `dxp`) / `arena` / `analyse` / `train` →
+//! `engine` → `search` → `referee` → `rules`; `search` → `eval`, `egdb` →
+//! `rules`; `engine` → `book` → `rules`; `pdn` → `rules`.
+//! - `rules`: the pure rules core (boards, moves, notation with moves as
+//!   square numbers, draw rules, the solved kings-only draws as data,
+//!   perft); no global state, no threads, no I/O.
+//! - `pdn`: PDN read (games as tags, move texts, results) and written (the
+//!   text of a game); `book`: opening books, handed the search as a
+//!   function; `eval`, `egdb`: evaluation and endgame tables.
+//! - `referee`: keeping a game (record and result under the draw rules,
+//!   clocks) for the engine, DXP and the match tool; nothing of search.
+//! - `search`: takes a game and its `SearchResources` (weights, endgame
+//!   tables), loaded by one function from `ResourceSettings`.
+//! - `engine`: the one engine API the protocols drive; `arena` plays
+//!   engines against each other over Hub; `analyse` and `train` are tools
+//!   over the search, used by the CLI.
 
 pub mod analyse;
 pub mod arena;
 pub mod book;
 pub mod cli;
-pub mod dxp;
 pub mod egdb;
 pub mod engine;
 pub mod eval;

@@ -388,3 +388,111 @@ fn a_bad_fen_argument_stops_the_run() {
     let run = analyse(&["--fen", "W:W31-50:B1-20", "--depth", "2", "--nodes", "9"]);
     assert_eq!(run.code, 2, "one limit at most");
 }
+
+/// A position searched in this process, as `tempo analyse` searches it
+/// with `--depth 5`: its score under `resources`.
+fn library_score<R: Rules>(fen: &str, resources: tempo::search::SearchResources<R>) -> i32 {
+    use tempo::referee::Game;
+    use tempo::search::tt::Table;
+    use tempo::search::{search, Control, Limits, SearchSetup};
+    let game = Game::new(parse_fen::<R>(fen).unwrap());
+    let mut setup = SearchSetup::for_game(
+        &game,
+        Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+    );
+    setup.search_single_move = true;
+    setup.resources = resources;
+    search(&setup, &Table::new(64), &Control::new(false), &mut |_| {}).score
+}
+
+#[test]
+fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
+    use std::sync::Arc;
+    use tempo::eval::patterns::Layout;
+    use tempo::eval::weights_file::write_file;
+    use tempo::eval::Patterns;
+    use tempo::rules::{Board10, Board8, VariantKind};
+    use tempo::search::SearchResources;
+    let fen = "W:W27,30,33,35,36,37,38,39,40,41,42,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,10,11,13,14,15,16,17,19,20,24";
+    let zero = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-zero-10x10.tpw");
+    write_file(
+        VariantKind::International,
+        &Patterns::zero(Layout::of::<Board10>()),
+        &zero,
+    )
+    .unwrap();
+    let score = |args: &[&str]| {
+        let run = analyse(&[&["--fen", fen, "--depth", "5"], args].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.records[0]["score"].as_f64().unwrap()
+    };
+    let hand_only = SearchResources::<International> {
+        patterns: Arc::new(Patterns::zero(Layout::of::<Board10>())),
+        egdb: None,
+    };
+    let men = |centimen: i32| f64::from(centimen) / 100.0;
+    assert_eq!(
+        score(&["--eval-file", zero.to_str().unwrap()]),
+        men(library_score(fen, hand_only))
+    );
+    assert_eq!(
+        score(&[]),
+        men(library_score::<International>(
+            fen,
+            SearchResources::builtin()
+        ))
+    );
+    // 8x8 weights for a 10x10 run, or no file at all: a clear refusal.
+    let brazilian = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-zero-8x8.tpw");
+    write_file(
+        VariantKind::Brazilian,
+        &Patterns::zero(Layout::of::<Board8>()),
+        &brazilian,
+    )
+    .unwrap();
+    for bad in [brazilian.to_str().unwrap(), "/nonexistent/weights.tpw"] {
+        let run = analyse(&["--fen", fen, "--depth", "3", "--eval-file", bad]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+        assert!(run.records.is_empty());
+        assert!(run.stderr.contains(bad), "{bad}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn endgame_tables_give_the_distance_to_the_win() {
+    use tempo::egdb::{build, Egdb, Value};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-egdb");
+    let _ = fs::remove_dir_all(&dir);
+    build::<International>(&dir, 3, &mut |_| {}).expect("build the tables");
+    let fen = "W:WK1:B30";
+    let db = Egdb::<International>::load(&dir, 3).unwrap();
+    let Value::Win(plies) = db.probe(&parse_fen(fen).unwrap()).unwrap() else {
+        panic!("a king against a man is won");
+    };
+    let dir_arg = dir.to_str().unwrap();
+    let with = analyse(&[
+        "--fen",
+        fen,
+        "--depth",
+        "3",
+        "--egdb-path",
+        dir_arg,
+        "--egdb-pieces",
+        "3",
+    ]);
+    assert_eq!(with.code, 0, "{}", with.stderr);
+    assert_eq!(with.records[0]["mate"].as_i64(), Some(i64::from(plies)));
+    // Without the tables three plies see no forced win.
+    let without = analyse(&["--fen", fen, "--depth", "3"]);
+    assert_eq!(without.records[0]["mate"], serde_json::Value::Null);
+    // A directory without tables stops the run and names it.
+    let empty = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-no-egdb");
+    fs::create_dir_all(&empty).unwrap();
+    let run = analyse(&["--fen", fen, "--egdb-path", empty.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("analyse-no-egdb"), "{}", run.stderr);
+    fs::remove_dir_all(&dir).unwrap();
+}

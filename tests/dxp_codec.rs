@@ -4,7 +4,7 @@
 //! terminator and oversized frames.
 
 use proptest::prelude::*;
-use tempo::dxp::codec::{
+use tempo::protocol::dxp::codec::{
     Acceptance, BackAnswer, DxpError, DxpMessage, DxpMove, EndReason, Framer, GameRequest, Setup,
     StopCode, MAX_MESSAGE,
 };

@@ -7,13 +7,13 @@ use std::thread;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
-use tempo::dxp::codec::{
+use tempo::engine::EngineHost;
+use tempo::protocol::dxp::codec::{
     Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, GameRequest, Setup, StopCode,
 };
-use tempo::dxp::session::{
+use tempo::protocol::dxp::session::{
     run_session, GameLog, GamePlan, Incoming, Link, LinkError, Role, SessionConfig, SessionEnd,
 };
-use tempo::engine::EngineHost;
 use tempo::referee::Game;
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{International, Piece, Position, Side};
@@ -242,7 +242,7 @@ fn the_follower_refuses_what_it_cannot_play_and_survives_an_illegal_move() {
         .to_peer
         .send(Incoming::Malformed {
             frame: "M00x".into(),
-            error: tempo::dxp::codec::DxpError::Empty,
+            error: tempo::protocol::dxp::codec::DxpError::Empty,
         })
         .unwrap();
     assert_eq!(

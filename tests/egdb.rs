@@ -336,7 +336,7 @@ fn search_under<R: Rules>(
         },
     );
     setup.draw = draw;
-    setup.egdb = Some(db.clone());
+    setup.resources.egdb = Some(db.clone());
     let result = search(&setup, &Table::new(4), &Control::default(), &mut |_| {});
     (result.score, root.play(result.best.expect("a move")))
 }

@@ -13,31 +13,46 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Each layer with the modules it may use besides itself.
+/// Each layer with the modules it may use besides itself. Every module
+/// under `src/` has a row (`every_module_under_src_has_a_row` checks it).
 const LAYERS: &[(&str, &[&str])] = &[
     // The pure rules core.
     ("rules", &[]),
+    // PDN read and written: text, and the rules to write moves.
     ("pdn", &["rules"]),
     ("book", &["rules"]),
     ("eval", &["rules"]),
     // The endgame databases: built and probed over the rules alone.
     ("egdb", &["rules"]),
-    ("search", &["rules", "eval", "egdb"]),
-    // The game record, clocks, move matching and PDN of a finished game;
-    // from the search only its `Limits` and `SearchSetup`.
-    ("referee", &["rules", "pdn", "search"]),
+    // The game record, clocks and their results: nothing of how the
+    // players think or talk.
+    ("referee", &["rules"]),
+    // The search takes a game record and a clock as its input.
+    ("search", &["rules", "eval", "egdb", "referee"]),
     // Nothing of the protocols, the arena, analysis, training or the CLI.
     (
         "engine",
         &["rules", "referee", "book", "eval", "search", "egdb"],
     ),
-    // The adapters over the engine, and the tools beside them.
-    ("protocol", &["rules", "referee", "engine"]),
-    ("dxp", &["rules", "referee", "engine"]),
-    ("arena", &["rules", "referee", "engine", "protocol"]),
+    // The adapters over the engine (Hub, DXP), and the tools beside them.
+    ("protocol", &["rules", "referee", "pdn", "engine"]),
+    // The match tool drives engines over Hub: no search of its own.
+    ("arena", &["rules", "referee", "pdn", "protocol"]),
     ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
     ("train", &["rules", "referee", "eval", "search"]),
+    // The command line sits on top of everything.
+    (
+        "cli",
+        &[
+            "rules", "pdn", "book", "eval", "egdb", "referee", "search", "engine", "protocol",
+            "arena", "analyse", "train",
+        ],
+    ),
 ];
+
+/// Files at the top of `src/` that are no module of their own: the crate
+/// root and the binary.
+const ROOTS: &[&str] = &["lib", "main"];
 
 /// The `src/` directory.
 fn src() -> PathBuf {
@@ -218,6 +233,42 @@ fn each_layer_uses_only_the_layers_below_it() {
         .flat_map(|(name, allowed)| violations(name, allowed, &macros))
         .collect();
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+/// The top-level modules under `src/`: each directory, and each `.rs`
+/// file but the roots.
+fn modules_under_src() -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(src())
+        .expect("read src/")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.is_dir() || path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| module_of(&path))
+        .filter(|name| !ROOTS.contains(&name.as_str()))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The modules of `present` that `LAYERS` has no row for.
+fn unlisted(present: &[String]) -> Vec<String> {
+    present
+        .iter()
+        .filter(|name| !LAYERS.iter().any(|(layer, _)| layer == name))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn every_module_under_src_has_a_row() {
+    let missing = unlisted(&modules_under_src());
+    assert!(
+        missing.is_empty(),
+        "modules under src/ with no row in LAYERS (add one, with what each may use): {missing:?}"
+    );
+    // And the check itself sees a module nobody listed.
+    let with_new = vec!["rules".to_string(), "shiny".to_string()];
+    assert_eq!(unlisted(&with_new), ["shiny"]);
 }
 
 #[test]

@@ -15,6 +15,7 @@ use tempo::rules::{
     VariantKind,
 };
 use tempo::search::tt::Table;
+use tempo::search::SearchResources;
 use tempo::train::data::{read_file as read_data, DataWriter};
 use tempo::train::fit::{fit, FitConfig, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
@@ -256,7 +257,7 @@ fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
     assert_eq!(value(&engine), "");
 }
 
-fn small_config(games: u64) -> SelfplayConfig {
+fn small_config(games: u64) -> SelfplayConfig<Brazilian> {
     SelfplayConfig {
         games,
         batch_games: 2,
@@ -268,7 +269,7 @@ fn small_config(games: u64) -> SelfplayConfig {
         shard: (0, 1),
         max_plies: 200,
         hash_mib: 1,
-        patterns: builtin(VariantKind::Brazilian),
+        resources: SearchResources::builtin(),
     }
 }
 

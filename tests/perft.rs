@@ -13,8 +13,9 @@
 
 use std::process::Command;
 
+use tempo::cli::perft::{divide_threads, perft_threads};
 use tempo::rules::notation::parse_fen;
-use tempo::rules::perft::{divide, perft, perft_threads};
+use tempo::rules::perft::{divide, perft};
 use tempo::rules::{Brazilian, International, Position, Rules};
 
 /// Rows with more leaf nodes than this are left to the slow tier.
@@ -128,7 +129,7 @@ fn two_threads_count_the_same_as_one() {
         let pos: Position<International> = parse_fen(fen).unwrap();
         let single = perft(&pos, depth);
         assert_eq!(perft_threads(&pos, depth, 2), single, "{fen} depth {depth}");
-        let split: u64 = divide(&pos, depth, 2).iter().map(|&(_, n)| n).sum();
+        let split: u64 = divide_threads(&pos, depth, 2).iter().map(|&(_, n)| n).sum();
         assert_eq!(split, single, "divide {fen} depth {depth}");
     }
     let pos = Position::<Brazilian>::start();
@@ -140,7 +141,7 @@ fn two_threads_count_the_same_as_one() {
 fn divide_lists_each_legal_root_move_once() {
     let pos: Position<International> =
         parse_fen("B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24").unwrap();
-    let rows = divide(&pos, 3, 1);
+    let rows = divide(&pos, 3);
     let legal = pos.legal_moves();
     assert_eq!(rows.len(), legal.len());
     for (mv, n) in &rows {

@@ -4,7 +4,6 @@
 use std::time::{Duration, Instant};
 
 use tempo::cli::bench::{bench, BenchArgs};
-use tempo::rules::draw::prepare_certain_draw;
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{Brazilian, International, Position, Rules};
 use tempo::search::tt::Table;
@@ -159,7 +158,6 @@ fn a_lost_position_has_no_move_and_a_loss_score() {
 #[test]
 fn contempt_makes_a_draw_worse_than_equal_for_the_side_searching() {
     // A lone king each, far apart: every move leads to a solved draw.
-    prepare_certain_draw::<International>();
     for fen in ["W:WK1:BK50", "B:WK1:BK50"] {
         let pos = parse_fen::<International>(fen).unwrap();
         for contempt in [0, 25, 100] {

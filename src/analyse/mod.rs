@@ -39,11 +39,11 @@ use std::time::{Duration, Instant};
 
 use crate::engine::Score;
 use crate::referee::Game;
-use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
+use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Iteration, Limits, MATE_BOUND};
+use crate::search::{search, Control, Iteration, Limits, SearchResources, SearchSetup, MATE_BOUND};
 
 /// A game (or a single position: a game of no moves) of any variant, its
 /// `Rules` type erased until [`AnyGame::get`] asks for it back.
@@ -235,7 +235,30 @@ pub struct Settings {
     pub multipv: usize,
     /// Search threads.
     pub threads: usize,
+    /// The weights and endgame tables of the searches, loaded for each
+    /// variant analysed.
+    pub resources: ResourceSettings,
 }
+
+/// Why an analysis stopped.
+#[derive(Debug)]
+pub enum AnalyseError {
+    /// The resources of a variant could not be loaded.
+    Resources(VariantKind, ResourceError),
+    /// The events could not be handed on (`emit` failed).
+    Output(io::Error),
+}
+
+impl std::fmt::Display for AnalyseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalyseError::Resources(kind, why) => write!(f, "{kind}: {why}"),
+            AnalyseError::Output(why) => write!(f, "cannot write the results: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for AnalyseError {}
 
 /// The outcome of one search, moves not yet written out.
 struct Outcome {
@@ -262,28 +285,56 @@ impl Analyser {
         })
     }
 
-    /// Analyses every position of `unit`, in order, handing its events to
-    /// `emit`; stops at the first error `emit` returns.
-    pub fn analyse(
+    /// Analyses every position of every unit, in order, handing the events
+    /// to `emit`. The resources of the settings are loaded once for each run
+    /// of units of one variant. Stops at the first error: resources that
+    /// cannot be loaded, or an error `emit` returns.
+    pub fn analyse_all(
         &self,
-        unit: &Unit,
+        units: &[Unit],
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
-    ) -> io::Result<()> {
-        crate::rules::with_rules!(unit.game.variant(), R => match unit.game.get::<R>() {
-            Some(game) => self.analyse_game(game, unit.source, emit),
-            None => Err(io::Error::other("analyse: a game's variant does not match its tag")),
-        })
+    ) -> Result<(), AnalyseError> {
+        let mut rest = units;
+        while let Some(first) = rest.first() {
+            let kind = first.game.variant();
+            let run = rest
+                .iter()
+                .position(|u| u.game.variant() != kind)
+                .unwrap_or(rest.len());
+            let (same, after) = rest.split_at(run);
+            crate::rules::with_rules!(kind, R => self.analyse_run::<R>(same, emit))?;
+            rest = after;
+        }
+        Ok(())
+    }
+
+    /// Analyses units all of variant `R` with the resources loaded once.
+    fn analyse_run<R: Rules>(
+        &self,
+        units: &[Unit],
+        emit: &mut dyn FnMut(Event) -> io::Result<()>,
+    ) -> Result<(), AnalyseError> {
+        let resources = SearchResources::<R>::load(&self.settings.resources)
+            .map_err(|why| AnalyseError::Resources(R::KIND, why))?;
+        for unit in units {
+            let game = unit.game.get::<R>().ok_or_else(|| {
+                AnalyseError::Output(io::Error::other(
+                    "analyse: a game's variant does not match its tag",
+                ))
+            })?;
+            self.analyse_game(game, unit.source, &resources, emit)
+                .map_err(AnalyseError::Output)?;
+        }
+        Ok(())
     }
 
     fn analyse_game<R: Rules>(
         &self,
         game: &Game<R>,
         source: Source,
+        resources: &SearchResources<R>,
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
     ) -> io::Result<()> {
-        // The search's endgame table is built on first use; build it before
-        // the clock of the first search runs (again costs nothing).
-        prepare_certain_draw::<R>();
         let mut replay = Game::with_settings(*game.start(), game.settings().clone());
         for ply in 0..=game.moves().len() {
             let pos = replay.position();
@@ -304,13 +355,14 @@ impl Analyser {
             };
             let outcome = self.search_game(
                 &replay,
+                resources,
                 &self.settings.limits,
                 self.settings.multipv,
                 &mut deepened,
             )?;
             let mut record = record_of::<R>(&replay, source, ply, &outcome);
             if let Some(&mv) = game.moves().get(ply) {
-                let (score, nodes, time) = self.played_score(&replay, mv, &outcome)?;
+                let (score, nodes, time) = self.played_score(&replay, resources, mv, &outcome)?;
                 record.nodes += nodes;
                 record.time += time;
                 record.played = Some(Played {
@@ -334,6 +386,7 @@ impl Analyser {
     fn played_score<R: Rules>(
         &self,
         game: &Game<R>,
+        resources: &SearchResources<R>,
         mv: Move,
         outcome: &Outcome,
     ) -> io::Result<(i32, u64, Duration)> {
@@ -357,7 +410,7 @@ impl Analyser {
                 .map(|d| d.saturating_sub(1).max(1)),
             ..self.settings.limits.clone()
         };
-        let reply = self.search_game(&after, &limits, 1, &mut |_| Ok(()))?;
+        let reply = self.search_game(&after, resources, &limits, 1, &mut |_| Ok(()))?;
         Ok((one_ply_up(reply.score), reply.nodes, reply.time))
     }
 
@@ -367,12 +420,14 @@ impl Analyser {
     fn search_game<R: Rules>(
         &self,
         game: &Game<R>,
+        resources: &SearchResources<R>,
         limits: &Limits,
         multipv: usize,
         deepened: &mut dyn FnMut(&Iteration) -> io::Result<()>,
     ) -> io::Result<Outcome> {
         let root = *game.position();
-        let mut setup = game.search_setup(limits.clone());
+        let mut setup = SearchSetup::for_game(game, limits.clone());
+        setup.resources = resources.clone();
         setup.threads = self.settings.threads.max(1);
         setup.multipv = multipv.max(1);
         setup.search_single_move = true;

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use crate::engine::hub_variant_name;
 use crate::protocol::hub::codec::{
     format_level, parse_args, split_command as split_line, value_of,
 };
@@ -155,7 +154,7 @@ impl HubClient {
         if variant != VariantKind::International {
             client.send(&format!(
                 "set-param name=variant value={}",
-                hub_variant_name(variant)
+                variant.hub_name()
             ))?;
         }
         for (name, value) in &spec.options {

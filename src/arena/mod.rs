@@ -18,8 +18,9 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
+use crate::pdn::{game_pdn, GameTags};
 use crate::protocol::hub::codec::LevelUpdate;
-use crate::referee::{game_pdn, Clock, Game, GameTags, TimeControl};
+use crate::referee::{Clock, Game, TimeControl};
 use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::{Move, MoveStyle, Position, Rules, Side, VariantKind};
 pub use client::{EngineSpec, HubClient};

@@ -18,10 +18,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use super::resources::ResourceArgs;
 use super::VariantArg;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
-use crate::analyse::{Analyser, Event, Settings, Source, Unit};
+use crate::analyse::{AnalyseError, Analyser, Event, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
 
@@ -80,6 +81,9 @@ pub struct AnalyseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "auto")]
     pub output: OutputArg,
+    /// The weights and endgame tables of the searches.
+    #[command(flatten)]
+    pub resources: ResourceArgs,
 }
 
 /// Reads a positive number of seconds.
@@ -212,6 +216,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         },
         multipv: args.multipv as usize,
         threads: args.threads as usize,
+        resources: args.resources.settings(),
     };
     let analyser = Analyser::new(settings, args.hash as usize)?;
     let format = match args.output {
@@ -229,18 +234,12 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         }
         Ok(())
     };
-    let mut outcome = Ok(());
-    for unit in &units {
-        outcome = analyser.analyse(unit, &mut emit);
-        if outcome.is_err() {
-            break;
-        }
-    }
+    let outcome = analyser.analyse_all(&units, &mut emit);
     progress.finish();
     match outcome {
         // A reader that went away (`| head`) ends the run quietly.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(format!("cannot write the results: {e}")),
+        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e.to_string()),
         Ok(()) => {}
     }
     eprintln!(

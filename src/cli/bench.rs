@@ -5,19 +5,17 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use crate::eval::weights_file::read_any;
-use crate::eval::Patterns;
 use crate::referee::Game;
-use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules, VariantKind};
+use crate::search::resources::{PatternSource, ResourceSettings};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits};
+use crate::search::{search, solved_draws, Control, Limits, SearchResources, SearchSetup};
 
 /// International positions, opening to endgame.
 const INTERNATIONAL: [&str; 20] = [
@@ -92,15 +90,16 @@ pub struct BenchTotals {
 
 /// Runs the bench and returns the totals; `line` gets one text line per position.
 pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTotals, String> {
-    prepare_certain_draw::<International>();
-    prepare_certain_draw::<Brazilian>();
+    // Built before the clock of the first search runs.
+    solved_draws::<International>();
+    solved_draws::<Brazilian>();
     let mut totals = BenchTotals {
         nodes: 0,
         time: Duration::ZERO,
     };
     let (mut international, mut brazilian) = (None, None);
     for path in &args.eval_files {
-        let (kind, patterns) = read_any(path).map_err(|e| e.to_string())?;
+        let (kind, _) = read_any(path).map_err(|e| e.to_string())?;
         let slot = match kind {
             VariantKind::International => &mut international,
             VariantKind::Brazilian => &mut brazilian,
@@ -111,10 +110,12 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
                 ))
             }
         };
-        if slot.replace(Arc::new(patterns)).is_some() {
+        if slot.replace(path.clone()).is_some() {
             return Err(format!("two --eval-file for {kind}: give one per variant"));
         }
     }
+    let international = resources::<International>(international)?;
+    let brazilian = resources::<Brazilian>(brazilian)?;
     let mut table = Table::new(args.hash as usize);
     for fen in INTERNATIONAL {
         bench_one::<International>(&mut table, fen, args, &international, &mut totals, line)?;
@@ -125,26 +126,37 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
     Ok(totals)
 }
 
+/// The resources of `R`'s bench searches: the weights of `eval_file`, or
+/// the built-in ones.
+fn resources<R: Rules>(eval_file: Option<PathBuf>) -> Result<SearchResources<R>, String> {
+    let settings = ResourceSettings {
+        patterns: eval_file.map_or(PatternSource::Builtin, PatternSource::File),
+        ..ResourceSettings::default()
+    };
+    SearchResources::load(&settings).map_err(|e| e.to_string())
+}
+
 fn bench_one<R: Rules>(
     table: &mut Table,
     fen: &str,
     args: &BenchArgs,
-    patterns: &Option<Arc<Patterns>>,
+    resources: &SearchResources<R>,
     totals: &mut BenchTotals,
     line: &mut dyn FnMut(String),
 ) -> Result<(), String> {
     let pos = parse_fen::<R>(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
     table.clear();
     let control = Control::new(false);
-    let mut setup = Game::new(pos).search_setup(Limits {
-        depth: Some(args.depth),
-        ..Limits::default()
-    });
+    let mut setup = SearchSetup::for_game(
+        &Game::new(pos),
+        Limits {
+            depth: Some(args.depth),
+            ..Limits::default()
+        },
+    );
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
-    if let Some(patterns) = patterns {
-        setup.patterns = Arc::clone(patterns);
-    }
+    setup.resources = resources.clone();
     let started = Instant::now();
     let result = search(&setup, table, &control, &mut |_| {});
     let time = started.elapsed();

@@ -20,11 +20,10 @@ use crate::book::{
 };
 use crate::pdn::{read_games, PdnGame};
 use crate::referee::Game;
-use crate::rules::draw::prepare_certain_draw;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits};
+use crate::search::{search, Control, Limits, SearchSetup};
 
 /// Arguments of `tempo book`.
 #[derive(Debug, Args)]
@@ -184,10 +183,13 @@ fn score_moves<R: Rules>(
     if legal == 0 {
         return Vec::new();
     }
-    let mut setup = Game::new(*pos).search_setup(Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    });
+    let mut setup = SearchSetup::for_game(
+        &Game::new(*pos),
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    );
     setup.multipv = lines.min(legal);
     setup.search_single_move = true;
     let mut table = table.lock();
@@ -225,7 +227,6 @@ fn build_for<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
     } else {
         Book::new(R::KIND)
     };
-    prepare_certain_draw::<R>();
     let notes = vec![format!(
         "built by: tempo book build --variant {} --plies {} --full-plies {} --depth {} --margin {}.{:02} --width {} --hash {}",
         R::NAME,

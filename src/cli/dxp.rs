@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::dxp::net::{DxpListener, TcpLink, DEFAULT_ADDR};
-use crate::dxp::session::{run_session, GameLog, GamePlan, Role, SessionConfig};
 use crate::engine::EngineHost;
+use crate::protocol::dxp::net::{DxpListener, TcpLink, DEFAULT_ADDR};
+use crate::protocol::dxp::session::{run_session, GameLog, GamePlan, Role, SessionConfig};
 use crate::rules::notation::parse_position;
 use crate::rules::{International, Side};
 

@@ -19,7 +19,8 @@ mod egdb;
 mod game;
 mod hub;
 mod matches;
-mod perft;
+pub mod perft;
+mod resources;
 mod selfplay;
 mod train;
 

@@ -4,11 +4,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
+use rayon::prelude::*;
 
 use super::VariantArg;
 use crate::rules::notation::{format_move, parse_move, parse_position};
-use crate::rules::perft::{divide, perft_threads};
-use crate::rules::{MoveStyle, Position, Rules, VariantKind};
+use crate::rules::perft::{divide, perft};
+use crate::rules::{Move, MoveStyle, Position, Rules, VariantKind};
 
 /// Arguments of `tempo perft`.
 #[derive(Debug, Args)]
@@ -33,6 +34,38 @@ pub struct PerftArgs {
     /// Worker threads sharing the root moves.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+}
+
+/// The leaf count below each root move, in generation order, the root
+/// moves shared among `threads` rayon workers of a pool of this command's
+/// own (the rules core's `divide` with one thread).
+pub fn divide_threads<R: Rules>(pos: &Position<R>, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    if threads <= 1 {
+        return divide(pos, depth);
+    }
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let below = depth.saturating_sub(1);
+    let run = || {
+        moves
+            .par_iter()
+            .map(|&mv| (mv, perft(&pos.play(mv), below)))
+            .collect()
+    };
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
+}
+
+/// Leaf count to `depth`, the root moves shared among `threads` workers.
+pub fn perft_threads<R: Rules>(pos: &Position<R>, depth: u32, threads: usize) -> u64 {
+    if depth <= 1 || threads <= 1 {
+        return perft(pos, depth);
+    }
+    divide_threads(pos, depth, threads)
+        .iter()
+        .map(|&(_, n)| n)
+        .sum()
 }
 
 /// Runs `tempo perft`.
@@ -62,7 +95,7 @@ fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
         let started = Instant::now();
         let nodes = if args.divide && depth == args.depth {
             let mut total = 0;
-            for (mv, n) in divide(&pos, depth, threads) {
+            for (mv, n) in divide_threads(&pos, depth, threads) {
                 outln!("{} {n}", format_move::<R>(mv, MoveStyle::Hub));
                 total += n;
             }

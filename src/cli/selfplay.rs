@@ -5,15 +5,15 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::resources::ResourceArgs;
 use super::VariantArg;
-use crate::eval::patterns::{Layout, Patterns};
-use crate::eval::weights_file::{builtin, read_file};
 use crate::rules::{Geometry, Rules, VariantKind};
+use crate::search::resources::PatternSource;
+use crate::search::SearchResources;
 use crate::train::data::DataWriter;
 use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
 
@@ -60,12 +60,12 @@ pub struct SelfplayArgs {
     /// Table size of each thread in MiB.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
-    /// Pattern weights the engine plays with [default: the built-in ones].
-    #[arg(long, value_name = "PATH", conflicts_with = "hand_eval")]
-    pub eval_file: Option<PathBuf>,
+    /// The weights and endgame tables the engine plays with.
+    #[command(flatten)]
+    pub resources: ResourceArgs,
     /// Play with the hand-written terms alone, no pattern weights (the
     /// first generation's games).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "eval_file")]
     pub hand_eval: bool,
 }
 
@@ -90,11 +90,11 @@ pub fn run(args: &SelfplayArgs) -> Result<ExitCode, String> {
 
 fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
-    let patterns = match &args.eval_file {
-        Some(path) => Arc::new(read_file(kind, path).map_err(|e| e.to_string())?),
-        None if args.hand_eval => Arc::new(Patterns::zero(Layout::of::<R::Geometry>())),
-        None => builtin(kind),
-    };
+    let mut settings = args.resources.settings();
+    if args.hand_eval {
+        settings.patterns = PatternSource::HandTermsOnly;
+    }
+    let resources = SearchResources::<R>::load(&settings).map_err(|e| e.to_string())?;
     let (mut writer, existing) = DataWriter::open(&args.out, kind).map_err(|e| e.to_string())?;
     if existing.dropped_bytes > 0 {
         eprintln!(
@@ -124,7 +124,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         shard: args.shard,
         max_plies: args.max_plies,
         hash_mib: args.hash as usize,
-        patterns,
+        resources,
     };
     eprintln!(
         "selfplay {kind}: {} games (shard {}/{}), {} nodes a move, {} random plies, {threads} {}, into {}",

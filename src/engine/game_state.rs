@@ -7,18 +7,16 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
-use super::endgame::AnyTables;
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
-use crate::egdb::Egdb;
-use crate::eval::Patterns;
-use crate::referee::{squares_of, Game, GameResult};
+use crate::referee::{Game, GameResult};
 use crate::rules::draw::DrawSettings;
-use crate::rules::notation::{parse_position, to_hub};
-use crate::rules::{Move, Position, Rules, VariantKind};
+use crate::rules::notation::{parse_position, squares_of, to_hub};
+use crate::rules::{Position, Rules, VariantKind};
+use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Iteration, SearchSetup};
+use crate::search::{search, Control, Iteration, SearchResources, SearchSetup};
 
 /// Stack size of the thread that runs a search.
 const SEARCH_STACK: usize = 32 << 20;
@@ -27,6 +25,17 @@ const SEARCH_STACK: usize = 32 << 20;
 pub(super) trait VariantGame: Send {
     /// Replaces the game with a start position and moves played from it.
     fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError>;
+    /// Goes back to the initial position, keeping the search resources.
+    fn new_game(&mut self);
+    /// Loads the search resources `settings` name (reusing the endgame
+    /// tables already loaded when their settings are the same). A weights
+    /// file that cannot be used is an error and changes nothing; endgame
+    /// tables that cannot be loaded are left out, and the note says why.
+    /// The note also says which tables were loaded.
+    fn load_resources(
+        &mut self,
+        settings: &ResourceSettings,
+    ) -> Result<Option<String>, ResourceError>;
     /// The current position as a Hub position string.
     fn hub_string(&self) -> String;
     /// Replaces the draw rules of the game.
@@ -37,24 +46,13 @@ pub(super) trait VariantGame: Send {
     /// Starts a search of the current position on a new thread.
     fn start_search(
         &self,
-        tools: SearchTools,
+        table: Arc<Table>,
         control: Arc<Control>,
         options: &Options,
         mode: GoMode,
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError>;
-}
-
-/// What a search takes from the engine besides the game: the shared table
-/// and the learned weights of the evaluation.
-pub(super) struct SearchTools {
-    /// The transposition table.
-    pub table: Arc<Table>,
-    /// The pattern weights of the variant.
-    pub patterns: Arc<Patterns>,
-    /// The endgame tables of the variant, if loaded (an `Egdb<R>`).
-    pub egdb: Option<AnyTables>,
 }
 
 /// A move taken from the book, ready to report.
@@ -74,33 +72,20 @@ pub(super) fn new_game_state(kind: VariantKind, settings: DrawSettings) -> Box<d
     crate::rules::with_rules!(kind, R => Box::new(GameState::<R>::new(settings)))
 }
 
-/// The game of variant `R` from `start` with `moves` played, under
-/// `settings`; the first move that is not legal is refused.
-pub(super) fn typed_game_state<R: Rules>(
-    start: Position<R>,
-    moves: &[Move],
-    settings: DrawSettings,
-) -> Result<Box<dyn VariantGame>, EngineError> {
-    let mut game = Game::with_settings(start, settings);
-    for (i, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|e| EngineError::IllegalMove {
-            text: squares_of::<R>(mv).to_string(),
-            index: i + 1,
-            why: e.to_string(),
-        })?;
-    }
-    Ok(Box::new(GameState { game }))
-}
-
-/// The game being played, with the draw rules in force.
+/// The game being played, with the draw rules in force, and the resources
+/// its searches use with the settings they were loaded from.
 struct GameState<R: Rules> {
     game: Game<R>,
+    resources: SearchResources<R>,
+    loaded: ResourceSettings,
 }
 
 impl<R: Rules> GameState<R> {
     fn new(settings: DrawSettings) -> Self {
         GameState {
             game: Game::with_settings(Position::start(), settings),
+            resources: SearchResources::builtin(),
+            loaded: ResourceSettings::default(),
         }
     }
 }
@@ -119,6 +104,35 @@ impl<R: Rules> VariantGame for GameState<R> {
         }
         self.game = game;
         Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.game = Game::with_settings(Position::start(), self.game.settings().clone());
+    }
+
+    fn load_resources(
+        &mut self,
+        settings: &ResourceSettings,
+    ) -> Result<Option<String>, ResourceError> {
+        let (resources, loaded, note) = match self.resources.reload(&self.loaded, settings) {
+            Ok(resources) => {
+                let note = resources.egdb_note(settings);
+                (resources, settings.clone(), note)
+            }
+            Err(ResourceError::Egdb(why)) => {
+                let without = ResourceSettings {
+                    egdb_path: None,
+                    ..settings.clone()
+                };
+                let resources = self.resources.reload(&self.loaded, &without)?;
+                let note = format!("egdb: {why}; playing without endgame tables");
+                (resources, without, Some(note))
+            }
+            Err(e) => return Err(e),
+        };
+        self.resources = resources;
+        self.loaded = loaded;
+        Ok(note)
     }
 
     fn hub_string(&self) -> String {
@@ -143,23 +157,18 @@ impl<R: Rules> VariantGame for GameState<R> {
 
     fn start_search(
         &self,
-        tools: SearchTools,
+        table: Arc<Table>,
         control: Arc<Control>,
         options: &Options,
         mode: GoMode,
         limits: Limits,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
-        let SearchTools {
-            table,
-            patterns,
-            egdb,
-        } = tools;
         let result = self.game.result();
         if result.is_over() && !matches!(result, GameResult::Draw(_)) {
             return Err(EngineError::GameOver(result.describe()));
         }
-        let mut setup = self.game.search_setup(limits);
+        let mut setup = SearchSetup::for_game(&self.game, limits);
         setup.threads = options.threads;
         setup.multipv = if mode == GoMode::Analyze {
             options.multipv
@@ -168,8 +177,7 @@ impl<R: Rules> VariantGame for GameState<R> {
         };
         setup.search_single_move = mode == GoMode::Analyze;
         setup.threat_plies = options.threat_plies as u32;
-        setup.patterns = patterns;
-        setup.egdb = egdb.and_then(|tables| tables.downcast::<Egdb<R>>().ok());
+        setup.resources = self.resources.clone();
         setup.contempt = if mode == GoMode::Analyze {
             0
         } else {

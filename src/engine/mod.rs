@@ -18,10 +18,11 @@
 //! position, the table and the books change only while no search runs.
 
 pub mod draw_params;
-mod endgame;
 mod game_state;
+mod params;
 pub mod types;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -29,14 +30,14 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crossbeam_channel::Sender;
 
 use crate::book::{self, Book};
-use crate::eval::{weights_file, Patterns};
-use crate::rules::draw::{prepare_certain_draw, prepare_certain_draw_for, DrawSettings};
-use crate::rules::{International, Move, Position, Rules, VariantKind};
+use crate::rules::draw::DrawSettings;
+use crate::rules::notation::{squares_of, to_fen};
+use crate::rules::{Move, Position, Rules, VariantKind};
+use crate::search::resources::{PatternSource, ResourceSettings};
+pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
-use crate::search::Control;
-use endgame::EndgameTables;
-pub use endgame::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
-use game_state::{new_game_state, typed_game_state, BookHit, SearchTools, VariantGame};
+use crate::search::{solved_draws, Control};
+use game_state::{new_game_state, BookHit, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
@@ -119,11 +120,17 @@ pub struct EngineHost {
     /// Book files set by the user, per variant, with the book read from
     /// each; a variant not listed uses its shipped book.
     book_files: Vec<(VariantKind, String, Arc<Book>)>,
-    /// Pattern weights files set by the user, per variant, with the weights
-    /// read from each; a variant not listed uses its built-in weights.
-    eval_files: Vec<(VariantKind, String, Arc<Patterns>)>,
-    /// Endgame databases.
-    endgame: EndgameTables,
+    /// Pattern weights files set by the user, per variant; a variant not
+    /// listed uses its built-in weights. The weights themselves are loaded
+    /// into the game's search resources.
+    eval_files: Vec<(VariantKind, PathBuf)>,
+    /// Directory of the endgame tables (empty: none).
+    egdb_path: String,
+    /// The most pieces of the endgame tables loaded.
+    egdb_pieces: u32,
+    /// What the last load of resources said (the endgame tables loaded, or
+    /// why none were), sent once before the next search.
+    note: Option<String>,
     /// State of the generator that picks among close book moves.
     random: u64,
 }
@@ -138,22 +145,12 @@ impl EngineHost {
     /// An engine for International draughts with default options. The
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
-        // The solved-endgame tables and the shipped books take a moment to
-        // build and read; do it now, off the protocol thread, so no timed
-        // move pays for them.
-        std::thread::spawn(|| {
-            prepare_certain_draw::<International>();
-            for kind in VariantKind::ALL {
-                // A shipped book that cannot be read is simply not used.
-                let _ = book::shipped(kind);
-            }
-        });
         let options = Options::default();
         let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
             .iter()
             .map(|&k| (k, DrawSettings::for_variant(k)))
             .collect();
-        EngineHost {
+        let host = EngineHost {
             variant: VariantKind::International,
             table: Arc::new(Table::new(options.hash_mib)),
             options,
@@ -165,12 +162,56 @@ impl EngineHost {
             running: None,
             book_files: Vec::new(),
             eval_files: Vec::new(),
-            endgame: EndgameTables::new(),
+            egdb_path: String::new(),
+            egdb_pieces: DEFAULT_EGDB_PIECES,
+            note: None,
             random: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
                 ^ u64::from(std::process::id()).rotate_left(32),
-        }
+        };
+        host.warm_up();
+        host
+    }
+
+    /// Builds, off the protocol thread, what the first search of the
+    /// variant needs and takes a moment to make (the solved kings-only
+    /// draws, about 0.4 s on 10x10; the shipped book), so that no timed
+    /// move waits for it. A search started before it is done waits (see
+    /// `search::solved_draws`): its result is the same either way.
+    fn warm_up(&self) {
+        let kind = self.variant;
+        std::thread::spawn(move || prepare(kind));
+    }
+
+    /// Waits until what [`EngineHost::warm_up`] builds for the current
+    /// variant is ready (at once when it is): the Hub `init` calls it before
+    /// it answers `ready`, so that the first timed move never waits.
+    pub fn prepare(&self) {
+        prepare(self.variant);
+    }
+
+    /// Loads the search resources of the current variant from the
+    /// settings; a weights file that can no longer be read falls back to
+    /// the built-in weights, with a note.
+    fn reload_resources(&mut self) {
+        let kind = self.variant;
+        let settings = resource_settings(kind, &self.eval_files, &self.egdb_path, self.egdb_pieces);
+        self.note = match self.game.load_resources(&settings) {
+            Ok(note) => note,
+            Err(why) => {
+                self.eval_files.retain(|(k, _)| *k != kind);
+                let builtin = ResourceSettings {
+                    patterns: PatternSource::Builtin,
+                    ..settings
+                };
+                let note = self.game.load_resources(&builtin).unwrap_or(None);
+                Some(format!("eval-file: {why}; using the built-in weights"))
+                    .into_iter()
+                    .chain(note)
+                    .reduce(|a, b| format!("{a}\n{b}"))
+            }
+        };
     }
 
     /// The variant being played.
@@ -194,228 +235,16 @@ impl EngineHost {
         &self.options
     }
 
-    /// Every parameter with its current value, `variant` first.
-    pub fn params(&self) -> Vec<Param> {
-        let int = |name: &str, value: usize, min: usize, max: usize, help: &str| Param {
-            name: name.to_string(),
-            kind: ParamKind::Int {
-                min: min as i64,
-                max: max as i64,
-            },
-            value: value.to_string(),
-            help: help.to_string(),
-        };
-        let mut params = vec![
-            Param {
-                name: "variant".to_string(),
-                kind: ParamKind::Enum(
-                    VariantKind::ALL
-                        .iter()
-                        .map(|&k| hub_variant_name(k).to_string())
-                        .collect(),
-                ),
-                value: hub_variant_name(self.variant).to_string(),
-                help: "normal = International 10x10, brazilian = 8x8, losing = antidraughts 10x10, \
-                       losing-brazilian = antidraughts 8x8, russian, english = checkers, italian, \
-                       killer, bt = breakthrough"
-                    .to_string(),
-            },
-            int(
-                "threads",
-                self.options.threads,
-                1,
-                MAX_THREADS,
-                "search threads",
-            ),
-            int(
-                "hash",
-                self.options.hash_mib,
-                1,
-                MAX_HASH_MIB,
-                "transposition table size in MiB",
-            ),
-            int(
-                "multipv",
-                self.options.multipv,
-                1,
-                MAX_MULTIPV,
-                "lines reported by go analyze",
-            ),
-            Param {
-                name: "book".to_string(),
-                kind: ParamKind::Bool,
-                value: self.options.book.to_string(),
-                help: "play book moves in go think and go ponder".to_string(),
-            },
-            Param {
-                name: "book-file".to_string(),
-                kind: ParamKind::String,
-                value: self.book_file().to_string(),
-                help: "opening book of this variant; empty = the shipped one".to_string(),
-            },
-            Param {
-                name: "eval-file".to_string(),
-                kind: ParamKind::String,
-                value: self.eval_file().to_string(),
-                help: "pattern weights of this variant (tempo train); empty = the built-in ones"
-                    .to_string(),
-            },
-            Param {
-                name: "egdb-path".to_string(),
-                kind: ParamKind::String,
-                value: self.endgame.path().to_string(),
-                help: "directory of the endgame tables (tempo egdb build); empty = none".to_string(),
-            },
-            int(
-                "egdb-pieces",
-                self.endgame.pieces() as usize,
-                2,
-                MAX_EGDB_PIECES as usize,
-                "most pieces of the endgame tables loaded",
-            ),
-            int(
-                "book-margin",
-                self.options.book_margin as usize,
-                0,
-                MAX_BOOK_MARGIN,
-                "book moves this many hundredths of a man from the best may be played; 0 = the best",
-            ),
-            int(
-                "contempt",
-                self.options.contempt,
-                0,
-                MAX_CONTEMPT,
-                "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
-            ),
-            int(
-                "threat-plies",
-                self.options.threat_plies,
-                0,
-                MAX_THREAT_PLIES,
-                "quiet plies quiescence adds where the opponent threatens a capture",
-            ),
-        ];
-        params.extend(draw_params::params(&self.draw_settings()));
-        params
-    }
-
-    /// Sets a parameter. Refused while a search runs. Changing the variant
-    /// starts a new game from the variant's initial position.
-    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.ensure_idle("change a parameter")?;
-        let bad = |why: &str| EngineError::BadValue {
-            name: name.to_string(),
-            why: why.to_string(),
-        };
-        let number = |min: usize, max: usize| -> Result<usize, EngineError> {
-            let n: usize = value
-                .trim()
-                .parse()
-                .map_err(|_| bad(&format!("'{value}' is not a whole number")))?;
-            if n < min || n > max {
-                return Err(bad(&format!("{n} is outside {min}..{max}")));
-            }
-            Ok(n)
-        };
-        match name {
-            "variant" => {
-                let kind = VariantKind::parse(value)
-                    .ok_or_else(|| bad(&format!("unknown variant '{value}'")))?;
-                if kind != self.variant {
-                    std::thread::spawn(move || prepare_certain_draw_for(kind));
-                    self.variant = kind;
-                    self.game = new_game_state(kind, self.draw_settings());
-                    self.clear_table();
-                    self.endgame.reload(kind);
-                }
-            }
-            "threads" => self.options.threads = number(1, MAX_THREADS)?,
-            "hash" => {
-                let mib = number(1, MAX_HASH_MIB)?;
-                if mib != self.options.hash_mib {
-                    // Free the old table before allocating the new one; keep
-                    // a table of the old size when the new one cannot be had.
-                    self.table = Arc::new(Table::new(1));
-                    match Table::try_new(mib) {
-                        Ok(table) => {
-                            self.table = Arc::new(table);
-                            self.options.hash_mib = mib;
-                        }
-                        Err(why) => {
-                            self.table = Arc::new(Table::new(self.options.hash_mib));
-                            return Err(bad(&why));
-                        }
-                    }
-                }
-            }
-            "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
-            "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
-            "threat-plies" => self.options.threat_plies = number(0, MAX_THREAT_PLIES)?,
-            "book" => {
-                self.options.book = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" | "1" | "on" | "yes" => true,
-                    "false" | "0" | "off" | "no" => false,
-                    _ => return Err(bad(&format!("'{value}' is not true or false"))),
-                }
-            }
-            "book-file" => {
-                let path = value.trim();
-                let kind = self.variant;
-                if path.is_empty() {
-                    self.book_files.retain(|(k, _, _)| *k != kind);
-                } else {
-                    let book = book::read_file_for(kind, std::path::Path::new(path))
-                        .map_err(|e| bad(&e.to_string()))?;
-                    self.book_files.retain(|(k, _, _)| *k != kind);
-                    self.book_files
-                        .push((kind, path.to_string(), Arc::new(book)));
-                }
-            }
-            "egdb-path" => self.endgame.set_path(value, self.variant),
-            "egdb-pieces" => {
-                let pieces = number(2, MAX_EGDB_PIECES as usize)? as u32;
-                self.endgame.set_pieces(pieces, self.variant);
-            }
-            "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
-            "eval-file" => {
-                let path = value.trim();
-                let kind = self.variant;
-                if path.is_empty() {
-                    self.eval_files.retain(|(k, _, _)| *k != kind);
-                } else {
-                    // A file that cannot be used leaves the weights in use.
-                    let patterns = weights_file::read_file(kind, std::path::Path::new(path))
-                        .map_err(|e| bad(&e.to_string()))?;
-                    self.eval_files.retain(|(k, _, _)| *k != kind);
-                    self.eval_files
-                        .push((kind, path.to_string(), Arc::new(patterns)));
-                }
-            }
-            _ if name.starts_with("draw-") => {
-                let mut settings = self.draw_settings();
-                draw_params::set(&mut settings, name, value).map_err(|why| bad(&why))?;
-                self.game.set_draw_settings(settings.clone());
-                for (kind, s) in &mut self.draw {
-                    if *kind == self.variant {
-                        *s = settings.clone();
-                    }
-                }
-            }
-            _ => return Err(EngineError::UnknownParam(name.to_string())),
-        }
-        Ok(())
-    }
-
     /// Forgets everything learnt in earlier searches and returns to the
     /// initial position.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.ensure_idle("start a new game")?;
-        self.game = new_game_state(self.variant, self.draw_settings());
+        self.game.new_game();
         self.clear_table();
         Ok(())
     }
 
-    fn clear_table(&mut self) {
+    pub(crate) fn clear_table(&mut self) {
         match Arc::get_mut(&mut self.table) {
             Some(table) => table.clear(),
             None => self.table = Arc::new(Table::new(self.options.hash_mib)),
@@ -442,11 +271,22 @@ impl EngineHost {
             return Err(EngineError::BadPosition(format!(
                 "a {} position, but the variant is {}",
                 R::NAME,
-                hub_variant_name(self.variant)
+                self.variant.hub_name()
             )));
         }
-        self.game = typed_game_state(start, moves, self.draw_settings())?;
-        Ok(())
+        // The game keeps its search resources: it is set as text, which
+        // names every move exactly (the Hub long form), and replayed.
+        let mut replay = start;
+        let mut texts = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            texts.push(squares_of::<R>(mv).to_string());
+            if !replay.legal_moves().contains(mv) {
+                break;
+            }
+            replay = replay.play(mv);
+        }
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        self.game.set_position(&to_fen(&start), &texts)
     }
 
     /// The current position as a Hub position string.
@@ -463,19 +303,11 @@ impl EngineHost {
     }
 
     /// The weights file of the current variant (empty: the built-in weights).
-    fn eval_file(&self) -> &str {
+    fn eval_file(&self) -> String {
         self.eval_files
             .iter()
-            .find(|(k, _, _)| *k == self.variant)
-            .map_or("", |(_, path, _)| path.as_str())
-    }
-
-    /// The pattern weights in use for the current variant.
-    fn patterns(&self) -> Arc<Patterns> {
-        match self.eval_files.iter().find(|(k, _, _)| *k == self.variant) {
-            Some((_, _, patterns)) => Arc::clone(patterns),
-            None => weights_file::builtin(self.variant),
-        }
+            .find(|(k, _)| *k == self.variant)
+            .map_or(String::new(), |(_, path)| path.display().to_string())
     }
 
     /// The book in use for the current variant, if the book is on.
@@ -521,17 +353,12 @@ impl EngineHost {
                 }
             }
         }
-        if let Some(note) = self.endgame.take_note() {
+        if let Some(note) = self.note.take() {
             // Nobody listening is no reason to refuse the search.
             let _ = events.send(EngineEvent::Note(note));
         }
-        let tools = SearchTools {
-            table: Arc::clone(&self.table),
-            patterns: self.patterns(),
-            egdb: self.endgame.tables(),
-        };
         let handle = self.game.start_search(
-            tools,
+            Arc::clone(&self.table),
             Arc::clone(&control),
             &self.options,
             mode,
@@ -635,13 +462,31 @@ fn answer_from_book(
         .map_err(|e| EngineError::Io(format!("cannot start the book thread: {e}")))
 }
 
-/// The Hub name of a variant: Scan's names where Scan plays the variant
-/// (`normal` for International, `bt` for Breakthrough), the command-line
-/// name otherwise. [`VariantKind::parse`] reads both.
-pub fn hub_variant_name(kind: VariantKind) -> &'static str {
-    match kind {
-        VariantKind::International => "normal",
-        VariantKind::Breakthrough => "bt",
-        other => other.name(),
+/// What the first search of `kind` needs built: the solved kings-only draws
+/// and the shipped book (one that cannot be read is simply not used).
+fn prepare(kind: VariantKind) {
+    crate::rules::with_rules!(kind, R => {
+        solved_draws::<R>();
+    });
+    let _ = book::shipped(kind);
+}
+
+/// The resource settings of variant `kind`: its weights file among `files`
+/// (the built-in weights when it has none) and the endgame tables.
+fn resource_settings(
+    kind: VariantKind,
+    files: &[(VariantKind, PathBuf)],
+    egdb_path: &str,
+    egdb_pieces: u32,
+) -> ResourceSettings {
+    ResourceSettings {
+        patterns: files
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(PatternSource::Builtin, |(_, path)| {
+                PatternSource::File(path.clone())
+            }),
+        egdb_path: (!egdb_path.is_empty()).then(|| PathBuf::from(egdb_path)),
+        egdb_pieces,
     }
 }

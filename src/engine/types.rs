@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-pub use crate::referee::MoveSquares;
+pub use crate::rules::notation::MoveSquares;
 pub use crate::search::Limits;
 use crate::search::{MATE, MATE_BOUND};
 

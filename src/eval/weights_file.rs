@@ -49,6 +49,8 @@ pub enum WeightsError {
     Format(String),
     /// The file is for another variant than the one asked for.
     WrongVariant {
+        /// The file.
+        path: String,
         /// The variant the file is for.
         found: String,
         /// The variant asked for.
@@ -60,9 +62,13 @@ impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WeightsError::Io(why) | WeightsError::Format(why) => f.write_str(why),
-            WeightsError::WrongVariant { found, wanted } => write!(
+            WeightsError::WrongVariant {
+                path,
+                found,
+                wanted,
+            } => write!(
                 f,
-                "the weights are for {found}, not {wanted} (train them with --variant {wanted})"
+                "{path}: the weights are for {found}, not {wanted} (train them with --variant {wanted})"
             ),
         }
     }
@@ -204,6 +210,7 @@ pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsErro
     let (found, patterns) = read_any(path)?;
     if found != kind {
         return Err(WeightsError::WrongVariant {
+            path: path.display().to_string(),
             found: found.name().to_string(),
             wanted: kind.name().to_string(),
         });

@@ -15,8 +15,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::search::Limits;
-
 /// How much thinking time each move gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
@@ -158,26 +156,6 @@ impl Clock {
             .is_some_and(|allowed| used > allowed.saturating_add(grace))
     }
 
-    /// The search limits of this side's next move.
-    pub fn limits(&self) -> Limits {
-        match self.control {
-            TimeControl::Clock { inc, .. } => Limits {
-                time: Some(self.left.saturating_add(inc)),
-                inc,
-                moves_to_go: self.moves_to_go(),
-                ..Limits::default()
-            },
-            TimeControl::MoveTime(t) => Limits {
-                move_time: Some(t),
-                ..Limits::default()
-            },
-            TimeControl::Depth(d) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-        }
-    }
-
     /// A move took `used`: the increment comes, the time goes, and a new
     /// period starts after the last move of one.
     pub fn spend(&mut self, used: Duration) {
@@ -235,9 +213,6 @@ mod tests {
         assert!(!clock.overran(secs(8.2), Duration::ZERO));
         assert!(clock.overran(secs(8.3), Duration::ZERO));
         assert!(!clock.overran(secs(8.3), secs(0.1)));
-        let limits = clock.limits();
-        assert_eq!(limits.time, Some(secs(8.2)));
-        assert_eq!(limits.inc, secs(0.1));
     }
 
     #[test]
@@ -255,7 +230,7 @@ mod tests {
         // Past the clock it stays at zero, never negative.
         clock.spend(secs(500.0));
         assert_eq!(clock.left(), Duration::ZERO);
-        assert_eq!(clock.limits().moves_to_go, Some(2));
+        assert_eq!(clock.moves_to_go(), Some(2));
     }
 
     #[test]
@@ -263,16 +238,8 @@ mod tests {
         let mut clock = Clock::new(TimeControl::MoveTime(secs(0.2)));
         clock.spend(secs(0.19));
         assert_eq!(clock.allowed(), Some(secs(0.2)));
-        assert_eq!(clock.limits().move_time, Some(secs(0.2)));
         let depth = Clock::new(TimeControl::Depth(6));
         assert_eq!(depth.allowed(), None);
         assert!(!depth.overran(secs(1e6), Duration::ZERO));
-        assert_eq!(depth.limits().depth, Some(6));
-        assert_eq!(
-            Clock::new(TimeControl::dxp(0, 0, secs(1.5)))
-                .limits()
-                .move_time,
-            Some(secs(1.5))
-        );
     }
 }

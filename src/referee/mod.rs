@@ -6,18 +6,14 @@
 //!
 //! - `record`: the game record, its draw-rule counters and its result;
 //! - `clock`: the time controls and the clock of one side;
-//! - `moves`: moves as square numbers, matched against the legal moves;
-//! - `pdn`: the PDN text of a finished game.
 //!
-//! It uses the rules core, the PDN tables and the search's `Limits` (a
-//! clock says how long the next search may take); nothing above.
+//! Moves as square numbers live with the notation in the rules core
+//! (`rules::notation::MoveSquares`), the PDN text of a game in `pdn`.
+//!
+//! It uses the rules core alone; nothing above.
 
 pub mod clock;
-pub mod moves;
-pub mod pdn;
 pub mod record;
 
 pub use clock::{Clock, TimeControl};
-pub use moves::{find_move, squares_of, MoveSquares};
-pub use pdn::{game_pdn, GameTags};
 pub use record::{Game, GameError, GameResult, WinReason};

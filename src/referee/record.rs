@@ -3,7 +3,7 @@
 //! rules of its `DrawSettings`.
 //!
 //! At each position the first check that applies decides:
-//! 1. the side to move has no legal move: it has lost (seed 000 §7.2.2-3),
+//! 1. the side to move has no legal move: it has lost (FMJD art. 7.2.2-3),
 //!    so a win on the last move a draw rule allows is a win;
 //! 2. the position has occurred `repetitions` times: a draw;
 //! 3. the endgame and king-move clocks (`DrawClocks::verdict`): a draw.
@@ -23,14 +23,13 @@ use std::fmt;
 use crate::rules::draw::{occurrences, DrawClocks, DrawReason, DrawSettings};
 use crate::rules::notation::{format_move, parse_move};
 use crate::rules::{Goal, Move, MoveStyle, NotationError, Position, Rules, Side};
-use crate::search::{Limits, SearchSetup};
 
 /// How a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinReason {
-    /// The loser has no pieces left (seed 000 §7.2.3).
+    /// The loser has no pieces left (FMJD art. 7.2.3).
     NoPieces,
-    /// The loser has pieces but none can move (seed 000 §7.2.2).
+    /// The loser has pieces but none can move (FMJD art. 7.2.2).
     Blocked,
     /// Losing draughts: the winner has no pieces left.
     GaveAwayAll,
@@ -38,7 +37,7 @@ pub enum WinReason {
     GotBlocked,
     /// Breakthrough: the winner made the first king.
     FirstKing,
-    /// Turkish: the loser is left with one piece against a king (seed 003).
+    /// Turkish: the loser is left with one piece against a king ("Damas").
     LonePiece,
 }
 
@@ -197,19 +196,6 @@ impl<R: Rules> Game<R> {
         let mut game = Game::new(start);
         game.play_list(moves)?;
         Ok(game)
-    }
-
-    /// A search of the current position that knows the game: the earlier
-    /// positions (for repetitions), the draw clocks and the draw settings
-    /// come from the game, `limits` as given, the defaults of
-    /// `SearchSetup::new` elsewhere.
-    pub fn search_setup(&self, limits: Limits) -> SearchSetup<R> {
-        let mut setup = SearchSetup::new(*self.position(), limits);
-        let keys = self.history_keys();
-        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
-        setup.clocks = self.clocks();
-        setup.draw = self.settings.clone();
-        setup
     }
 
     /// The draw settings in force.

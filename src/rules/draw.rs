@@ -6,7 +6,7 @@
 //! each player, 2 plies); clocks count plies. A rule whose setting is `n`
 //! draws the game once its clock has reached `2 n` plies.
 //!
-//! The rules (seed 000 §6 for International, `rules.md` for Brazilian):
+//! The rules (FMJD art. 6 for International, the CBD's for Brazilian):
 //! - repetition: the same position with the same side to move occurs for the
 //!   `repetitions`-th time (checked by the caller with [`occurrences`]);
 //! - king moves: `king_moves` successive moves by each side made with kings
@@ -38,12 +38,12 @@
 //!
 //! ```text
 //!                     repetitions  king moves  short  long   source
-//! International/Killer     3           25         5    10    seed 000 §6
-//! Brazilian                3           20         5    20    rules.md
-//! Russian                  3           15         5    15    draw_rules.md §3
-//! English, Italian         3           40         -     -    draw_rules.md §4
-//! Losing (both boards)     3            -         -     -    draw_rules.md §4
-//! Breakthrough             3            -         -     -    draw_rules.md §4
+//! International/Killer     3           25         5    10    FMJD art. 6
+//! Brazilian                3           20         5    20    CBD rules
+//! Russian                  3           15         5    15    Russian practice (pydraughts)
+//! English, Italian         3           40         -     -    common practice
+//! Losing (both boards)     3            -         -     -    common practice
+//! Breakthrough             3            -         -     -    common practice
 //! Frisian, Frysk!          3            -         2     7    Frisian rules
 //! Turkish                  3            -         2     -    tempo's choice
 //! ```
@@ -79,6 +79,8 @@
 
 mod solved;
 
+pub use solved::SolvedDraws;
+
 use std::fmt;
 
 use super::geometry::Geometry;
@@ -90,14 +92,14 @@ use super::variant::{Rules, VariantKind};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawReason {
     /// The same position with the same side to move occurred
-    /// `repetitions` times (seed 000 §6.1).
+    /// `repetitions` times (FMJD art. 6.1).
     Repetition,
     /// `king_moves` successive moves by each side with kings only, no
-    /// capture, no man moved (seed 000 §6.2).
+    /// capture, no man moved (FMJD art. 6.2).
     KingMoves,
-    /// The short-endgame ("5-move") rule (seed 000 §6.4).
+    /// The short-endgame ("5-move") rule (FMJD art. 6.4).
     ShortEndgame,
-    /// The long-endgame ("10-move") rule (seed 000 §6.3).
+    /// The long-endgame ("10-move") rule (FMJD art. 6.3).
     LongEndgame,
 }
 
@@ -235,7 +237,7 @@ fn classify<R: Rules>(pos: &Position<R>) -> EndgameClass {
 }
 
 /// Russian: a lone king on the main road (a1-h8) against three pieces with
-/// a king, none of them on the road (draw_rules.md §3).
+/// a king, none of them on the road (Russian practice (pydraughts)).
 fn guards_main_road<R: Rules>(pos: &Position<R>, white: Material, black: Material) -> bool {
     let road = main_road::<R>();
     let lone_on_road = |lone: Side, strong: Material| {
@@ -275,14 +277,14 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
             }
         }
         VariantKind::Brazilian => {
-            // rules.md (seed 001 "Finais de"): K v K, K v K+M, 2K v K,
+            // the Brazilian rules ("Finais de"): K v K, K v K+M, 2K v K,
             // 2K v K+M, 2K v 2K; K+M v K+M is not in the list.
             let small = |m: Material| {
                 m == Material::KING || m == Material::TWO_KINGS || m == Material::KING_MAN
             };
             if small(a) && small(b) && !(a == Material::KING_MAN && b == Material::KING_MAN) {
                 EndgameClass::Short
-            // rules.md (seed 003): three kings, or that much material with
+            // "Damas" (the Portuguese article on the game): three kings, or that much material with
             // a king, v a king.
             } else if lone_king_against(Material::three_with_a_king) {
                 EndgameClass::Long
@@ -291,7 +293,7 @@ fn class_of(kind: VariantKind, a: Material, b: Material) -> EndgameClass {
             }
         }
         VariantKind::Russian => {
-            // draw_rules.md §3: two pieces with a king (or a king) v a king
+            // Russian practice (pydraughts): two pieces with a king (or a king) v a king
             // in 5 moves; three or more kings v a king in 15.
             if lone_king_against(|m| m.king_and_at_most(2)) {
                 EndgameClass::Short
@@ -501,38 +503,6 @@ pub fn occurrences(history: &[u64]) -> u32 {
     }
 }
 
-/// Whether `pos` is a draw whatever is played, under any thresholds: true
-/// only where that is certain (false means "unknown", never "not a draw").
-///
-/// Exact for every position with kings only and at most three pieces
-/// (K v K, 2K v K, K v 2K), from a table that solves those endings with
-/// unlimited moves: a position neither side can win then is drawn by any
-/// thresholds, since the draw rules only shorten games. K v K is drawn
-/// unless the side to move captures at once or the other king sits in a
-/// corner of the long diagonal with the mover on it; 2K v K is drawn in
-/// most positions but not all (a sacrifice can decoy the lone king), which
-/// the table knows. The table is built by [`prepare_certain_draw`] (about
-/// 0.4 s for International and 0.1 s for Brazilian, optimised) and shared by
-/// all threads; until then this answers false ("unknown") and never waits.
-/// Any other material returns false at once.
-pub fn certain_draw<R: Rules>(pos: &Position<R>) -> bool {
-    solved::is_draw(pos)
-}
-
-/// Builds the table behind [`certain_draw`] for `R` now; until it is built,
-/// [`certain_draw`] answers "unknown". The engine calls it off the protocol
-/// thread at start and on a variant change; `bench`, `analyse` and the book
-/// builder call it first, so their results do not depend on timing.
-/// Calling it again costs nothing.
-pub fn prepare_certain_draw<R: Rules>() {
-    solved::prepare::<R>();
-}
-
-/// [`prepare_certain_draw`] for a variant chosen at run time.
-pub fn prepare_certain_draw_for(kind: VariantKind) {
-    crate::rules::with_rules!(kind, R => prepare_certain_draw::<R>())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -705,7 +675,7 @@ mod tests {
     /// drawn, since a king can always reach an edge square, where it cannot
     /// be taken. The solved table must agree everywhere.
     fn king_v_king_matches_the_hand_analysis<R: Rules>() {
-        prepare_certain_draw::<R>();
+        let solved = SolvedDraws::build::<R>();
         let n = <R::Geometry as Geometry>::SQUARES as u8;
         let rows = <R::Geometry as Geometry>::ROWS;
         let row_file = |sq: u8| <R::Geometry as Geometry>::row_file(Square::new(sq).unwrap());
@@ -724,7 +694,7 @@ mod tests {
                     let (mover, other) = if side == "W" { (w, b) } else { (b, w) };
                     let won = crate::rules::movegen::has_capture(&pos)
                         || (in_corner(other) && on_long_diagonal(mover));
-                    assert_eq!(certain_draw(&pos), !won, "{pos:?}");
+                    assert_eq!(solved.is_draw(&pos), !won, "{pos:?}");
                 }
             }
         }
@@ -738,33 +708,31 @@ mod tests {
 
     #[test]
     fn two_kings_v_king_is_not_always_drawn() {
-        prepare_certain_draw::<International>();
+        let solved = SolvedDraws::build::<International>();
         // The lone king on 46 must take 37 and land on 32 or 28, where the
         // king on 23 takes it.
         let decoy = parse_fen::<International>("B:WK37,K23:BK46").unwrap();
-        assert!(!certain_draw(&decoy));
+        assert!(!solved.is_draw(&decoy));
         // An open position: drawn.
         let open = parse_fen::<International>("W:WK1,K3:BK36").unwrap();
-        assert!(certain_draw(&open));
-        prepare_certain_draw::<Brazilian>();
+        assert!(solved.is_draw(&open));
         let brazilian = parse_fen::<Brazilian>("B:WK1,K3:BK21").unwrap();
-        assert!(certain_draw(&brazilian));
+        assert!(SolvedDraws::build::<Brazilian>().is_draw(&brazilian));
+        // A table answers only for its own variant.
+        assert!(!solved.is_draw(&brazilian));
     }
 
     #[test]
-    fn certain_draw_answers_unknown_until_the_table_is_built() {
-        // Russian's table is built by no other test of this binary.
-        let pos = parse_fen::<crate::rules::Russian>("W:WK1:BK30").unwrap();
-        assert!(!certain_draw(&pos), "not built yet: unknown");
-        prepare_certain_draw::<crate::rules::Russian>();
-        assert!(certain_draw(&pos), "K v K off the long diagonal is drawn");
-    }
-
-    #[test]
-    fn certain_draw_says_unknown_outside_the_table() {
+    fn a_solved_draw_is_unknown_outside_the_table_and_outside_normal_goals() {
+        let solved = SolvedDraws::build::<International>();
+        assert_eq!(solved.kind(), VariantKind::International);
         for fen in ["W:WK1,K3,K7:BK36", "W:WK1,10:BK36", "W:W31-50:B1-20"] {
             let pos = parse_fen::<International>(fen).unwrap();
-            assert!(!certain_draw(&pos), "{fen}");
+            assert!(!solved.is_draw(&pos), "{fen}");
         }
+        // In losing draughts a lone king is no draw: the table is empty.
+        let losing = SolvedDraws::build::<crate::rules::Losing>();
+        let pos = parse_fen::<crate::rules::Losing>("W:WK1:BK36").unwrap();
+        assert!(!losing.is_draw(&pos));
     }
 }

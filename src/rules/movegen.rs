@@ -2,7 +2,7 @@
 //!
 //! Steps, per position:
 //! 1. If any piece of the side to move can capture, only captures are legal
-//!    (seed 000 §4.1). Every capture sequence of every piece is followed to
+//!    (FMJD art. 4.1). Every capture sequence of every piece is followed to
 //!    its end; captured pieces stay on the board until the sequence ends, so
 //!    they block the way and may not be jumped twice, while empty squares
 //!    (the mover's start square included) may be crossed again
@@ -721,7 +721,7 @@ impl<R: Rules> Position<R> {
 
     /// The winner if the game is over in this position by the variant's
     /// goal, `None` while it goes on (draw rules aside):
-    /// - Normal: a side to move with no legal move loses (seed 000 §7.2);
+    /// - Normal: a side to move with no legal move loses (FMJD art. 7.2);
     /// - Losing: a side to move with no legal move wins;
     /// - FirstKing (Breakthrough): a side with a king has won; otherwise a
     ///   side to move with no legal move loses.

@@ -4,8 +4,6 @@
 //! Counts distinct moves (from, to, captured set). The last ply is counted
 //! without making the moves (bulk counting).
 
-use rayon::prelude::*;
-
 use super::movegen::{count_moves, generate};
 use super::mv::{Move, MoveList};
 use super::position::Position;
@@ -33,35 +31,13 @@ fn perft_with<R: Rules>(pos: &Position<R>, depth: u32, lists: &mut [MoveList]) -
     }
 }
 
-/// The leaf count below each root move, in generation order.
-///
-/// With `threads > 1` the root moves are shared among that many rayon
-/// workers.
-pub fn divide<R: Rules>(pos: &Position<R>, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+/// The leaf count below each root move, in generation order (one thread:
+/// the rules core starts none; `tempo perft --threads` shares the root
+/// moves among threads of its own).
+pub fn divide<R: Rules>(pos: &Position<R>, depth: u32) -> Vec<(Move, u64)> {
     let below = depth.saturating_sub(1);
-    if threads <= 1 {
-        return moves
-            .into_iter()
-            .map(|mv| (mv, perft(&pos.play(mv), below)))
-            .collect();
-    }
-    let run = || {
-        moves
-            .par_iter()
-            .map(|&mv| (mv, perft(&pos.play(mv), below)))
-            .collect()
-    };
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    }
-}
-
-/// Leaf count to `depth`, split over `threads` workers at the root.
-pub fn perft_threads<R: Rules>(pos: &Position<R>, depth: u32, threads: usize) -> u64 {
-    if depth <= 1 || threads <= 1 {
-        return perft(pos, depth);
-    }
-    divide(pos, depth, threads).iter().map(|&(_, n)| n).sum()
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| (mv, perft(&pos.play(mv), below)))
+        .collect()
 }

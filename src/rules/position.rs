@@ -484,7 +484,7 @@ impl<R: Rules> Position<R> {
     /// The position after `mv`, which must be legal in this position.
     ///
     /// Captured pieces are removed, the mover lands on `to`, and a man that
-    /// ends its move on the far row is crowned (seed 000 §3.5, §4.15), as is
+    /// ends its move on the far row is crowned (FMJD art. 3.5, §4.15), as is
     /// one crowned during its capture (Russian).
     #[inline(always)]
     pub fn play(&self, mv: Move) -> Position<R> {

@@ -1,5 +1,5 @@
 //! The move generator of Turkish draughts (`Rules::ORTHOGONAL_MOVES`), on
-//! the full 8x8 board (`Board8Full`), following seed 003 ("Damas"):
+//! the full 8x8 board (`Board8Full`), following "Damas" (the Portuguese article on the game):
 //!
 //! - a man moves one square straight forward or sideways, never backward;
 //!   it captures forward or sideways by jumping an adjacent enemy piece to

@@ -2,9 +2,11 @@
 //!
 //! Generic code asks `R::FLYING_KINGS` and the like; each variant is a
 //! zero-sized marker type, so the compiler specialises every hot path per
-//! variant and the knobs cost nothing at run time. Each knob names the seed
-//! article or reference it comes from (`../shared/seeds/`, digest in
-//! `rules.md`; `../shared/reference/`).
+//! variant and the knobs cost nothing at run time. Each knob names the rule
+//! it comes from: the FMJD article for International (and the rules it
+//! shares with its family), the text of the other variants' rules
+//! otherwise; protocol.md, "Variants", gives every variant's rules in
+//! English.
 
 use super::geometry::{Board10, Board8, Board8Full, Board8Mirrored, Geometry};
 use super::position::Side;
@@ -74,6 +76,17 @@ impl VariantKind {
             VariantKind::Frisian => Frisian::NAME,
             VariantKind::Frysk => Frysk::NAME,
             VariantKind::Turkish => Turkish::NAME,
+        }
+    }
+
+    /// The name in the Hub protocol: Scan's names where Scan plays the
+    /// variant (`normal` for International, `bt` for Breakthrough), the
+    /// command-line name otherwise. [`VariantKind::parse`] reads both.
+    pub const fn hub_name(self) -> &'static str {
+        match self {
+            VariantKind::International => "normal",
+            VariantKind::Breakthrough => "bt",
+            other => other.name(),
         }
     }
 
@@ -189,7 +202,7 @@ pub enum CapturePrecedence {
     /// Any complete capture sequence (Russian, English).
     Free,
     /// The sequences taking the most pieces, kings counting as one
-    /// (seed 000 §4.13; seed 001 "lei da maioria").
+    /// (FMJD art. 4.13; the Brazilian rules, "lei da maioria").
     Majority,
     /// The Italian order: most pieces; then a capture by a king; then the
     /// most kings taken; then the one meeting a king earliest.
@@ -204,9 +217,9 @@ pub enum CapturePrecedence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
     /// A side with no legal move (no pieces, or all blocked) loses
-    /// (seed 000 §7.2).
+    /// (FMJD art. 7.2).
     Normal,
-    /// A side with no legal move wins (seed 003, "perde-ganha").
+    /// A side with no legal move wins ("Damas", "perde-ganha").
     Losing,
     /// The first side to make a king wins; a side with no legal move loses.
     FirstKing,
@@ -253,7 +266,7 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     const NAME: &'static str;
     /// The run-time tag of this variant.
     const KIND: VariantKind;
-    /// Men start on this many rows at each side of the board (seed 000 §2.6).
+    /// Men start on this many rows at each side of the board (FMJD art. 2.6).
     const START_ROWS: u32;
     /// The first of those rows, counted from each side's back row: 0, or 1
     /// in Turkish draughts, whose back rows start empty.
@@ -265,17 +278,17 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     /// apply but `GOAL`.
     const ORTHOGONAL_MOVES: bool = false;
     /// A side left with one piece against a king has lost, unless both are
-    /// kings (Turkish, seed 003: "deixá-lo com, no máximo, uma peça contra
+    /// kings (Turkish, "Damas": "deixá-lo com, no máximo, uma peça contra
     /// uma Dama").
     const LONE_PIECE_LOSES: bool = false;
     /// The side that makes the first move (White, except in English
     /// checkers, where Black, on squares 1-12, starts).
     const FIRST_SIDE: Side = Side::White;
-    /// Men capture backward as well as forward (seed 000 §4.2).
+    /// Men capture backward as well as forward (FMJD art. 4.2).
     const MEN_CAPTURE_BACKWARD: bool = true;
     /// Men may capture kings (not in Italian).
     const MEN_CAPTURE_KINGS: bool = true;
-    /// Kings move and capture any distance along a diagonal (seed 000 §3.9, §4.3).
+    /// Kings move and capture any distance along a diagonal (FMJD art. 3.9, §4.3).
     const FLYING_KINGS: bool = true;
     /// A man reaching the far row during a capture is crowned at once and
     /// goes on capturing as a king (Russian).
@@ -296,7 +309,7 @@ pub trait Rules: Copy + Send + Sync + Default + std::fmt::Debug + 'static {
     const GOAL: Goal = Goal::Normal;
 }
 
-/// International draughts on 10x10, seed 000 (FMJD rules).
+/// International draughts on 10x10 (FMJD rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct International;
 
@@ -321,7 +334,7 @@ impl Rules for Brazilian {
 }
 
 /// Losing draughts on 10x10: the International moves, the goal inverted
-/// (seed 003 "perde-ganha"; antidraughts).
+/// ("Damas": "perde-ganha"; antidraughts).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Losing;
 
@@ -349,7 +362,7 @@ impl Rules for LosingBrazilian {
 
 /// Russian draughts: 8x8, flying kings, men capture backward, free choice
 /// among captures, a man crowned during a capture goes on as a king
-/// (seed 003; `rules.md` "Other systems").
+/// ("Damas", the Portuguese article on the game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Russian;
 
@@ -429,7 +442,7 @@ impl Rules for Breakthrough {
 /// side on their second and third rows, men moving and capturing straight
 /// forward or sideways, flying kings along rows and files, captured pieces
 /// removed as they are taken, the capture of the most pieces compulsory
-/// (seed 003, "Damas").
+/// ("Damas", the Portuguese article on the game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Turkish;
 

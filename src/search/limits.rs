@@ -11,6 +11,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::referee::{Clock, TimeControl};
+
 /// How long a search may run. Every field left at its default means no
 /// limit of that kind; a search with no limit at all runs until stopped.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,6 +60,27 @@ pub struct Budget {
 }
 
 impl Limits {
+    /// The limits of a side's next move under the refereed `clock`: its
+    /// time left and increment, a fixed move time, or a fixed depth.
+    pub fn for_clock(clock: &Clock) -> Limits {
+        match clock.control() {
+            TimeControl::Clock { inc, .. } => Limits {
+                time: Some(clock.left().saturating_add(inc)),
+                inc,
+                moves_to_go: clock.moves_to_go(),
+                ..Limits::default()
+            },
+            TimeControl::MoveTime(t) => Limits {
+                move_time: Some(t),
+                ..Limits::default()
+            },
+            TimeControl::Depth(d) => Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+        }
+    }
+
     /// Whether any limit other than a stop can end the search.
     pub fn is_bounded(&self) -> bool {
         !self.infinite
@@ -130,6 +153,25 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_refereed_clock_gives_the_limits_of_the_next_move() {
+        let mut game = Clock::new(TimeControl::parse_clock("10+0.1").unwrap());
+        game.spend(Duration::from_secs(2));
+        let limits = Limits::for_clock(&game);
+        assert_eq!(limits.time, Some(ms(8200)));
+        assert_eq!(limits.inc, ms(100));
+        assert_eq!(limits.moves_to_go, None);
+        let mut periods = Clock::new(TimeControl::dxp(2, 3, Duration::from_secs(1)));
+        periods.spend(Duration::from_secs(50));
+        assert_eq!(Limits::for_clock(&periods).moves_to_go, Some(2));
+        let move_time = Clock::new(TimeControl::MoveTime(ms(200)));
+        assert_eq!(Limits::for_clock(&move_time).move_time, Some(ms(200)));
+        let depth = Clock::new(TimeControl::Depth(6));
+        assert_eq!(Limits::for_clock(&depth).depth, Some(6));
+        let dxp_no_clock = Clock::new(TimeControl::dxp(0, 0, ms(1500)));
+        assert_eq!(Limits::for_clock(&dxp_no_clock).move_time, Some(ms(1500)));
     }
 
     /// The budget under a clock of `time` (this move's increment included),

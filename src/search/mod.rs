@@ -14,6 +14,7 @@
 
 mod busy;
 pub mod limits;
+pub mod resources;
 pub mod tt;
 mod worker;
 
@@ -23,13 +24,12 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::egdb::Egdb;
-use crate::eval::weights_file::builtin;
-use crate::eval::Patterns;
-use crate::rules::draw::{DrawClocks, DrawSettings};
+use crate::referee::Game;
+use crate::rules::draw::{DrawClocks, DrawSettings, SolvedDraws};
 use crate::rules::{Move, Position, Rules};
 use busy::Busy;
 pub use limits::Limits;
+pub use resources::{solved_draws, SearchResources};
 use tt::Table;
 use worker::Worker;
 
@@ -134,12 +134,9 @@ pub struct SearchSetup<R: Rules> {
     /// How much worse than 0 a draw is for the side to move at the root,
     /// in hundredths of a man (0: a draw is a draw).
     pub contempt: i32,
-    /// The learned pattern weights the evaluation adds to its hand terms
-    /// (the variant's built-in set unless a weights file was loaded).
-    pub patterns: Arc<Patterns>,
-    /// Endgame databases: a node within them scores their value (`None`:
-    /// no databases).
-    pub egdb: Option<Arc<Egdb<R>>>,
+    /// The pattern weights and endgame tables (the variant's built-in
+    /// weights and no tables unless set).
+    pub resources: SearchResources<R>,
 }
 
 impl<R: Rules> SearchSetup<R> {
@@ -156,9 +153,21 @@ impl<R: Rules> SearchSetup<R> {
             search_single_move: false,
             contempt: 0,
             threat_plies: 0,
-            patterns: builtin(R::KIND),
-            egdb: None,
+            resources: SearchResources::builtin(),
         }
+    }
+
+    /// A setup for the current position of `game`, the one way from a game
+    /// to a search: the earlier positions (for repetitions), the draw
+    /// clocks and the draw settings come from the game, `limits` as given,
+    /// the defaults of [`SearchSetup::new`] elsewhere.
+    pub fn for_game(game: &Game<R>, limits: Limits) -> SearchSetup<R> {
+        let mut setup = SearchSetup::new(*game.position(), limits);
+        let keys = game.history_keys();
+        setup.history = keys[..keys.len().saturating_sub(1)].to_vec();
+        setup.clocks = game.clocks();
+        setup.draw = game.settings().clone();
+        setup
     }
 }
 
@@ -217,6 +226,8 @@ struct Shared<'a> {
     main_depth: AtomicU32,
     /// Positions being searched, when more than one thread searches.
     busy: Option<Busy>,
+    /// The solved kings-only draws of the variant.
+    solved: Arc<SolvedDraws>,
 }
 
 impl Shared<'_> {
@@ -245,6 +256,9 @@ pub fn search<R: Rules>(
     control: &Control,
     report: &mut dyn FnMut(&Iteration),
 ) -> SearchResult {
+    // Built before the first search of the variant, however long that
+    // takes: results never depend on whether it was ready.
+    let solved = solved_draws::<R>();
     table.new_search();
     let budget = setup.limits.budget();
     let shared = Shared {
@@ -258,6 +272,7 @@ pub fn search<R: Rules>(
         helper_best: parking_lot::Mutex::new(None),
         main_depth: AtomicU32::new(0),
         busy: (setup.threads > 1).then(Busy::new),
+        solved,
     };
     let threads = setup.threads.max(1);
     std::thread::scope(|scope| {

@@ -22,7 +22,7 @@ use super::tt::{Bound, MoveHint};
 use super::{SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
-use crate::rules::draw::{certain_draw, DrawClocks, DrawSettings};
+use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::movegen::{
     count_moves, has_capture, has_quiet_move, legal_quiet_move, side_has_capture,
 };
@@ -104,9 +104,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             contempt: setup.contempt,
             threat_plies: setup.threat_plies,
             reductions: &REDUCTIONS,
-            patterns: Arc::clone(&setup.patterns),
-            egdb: setup.egdb.clone(),
-            egdb_pieces: setup.egdb.as_ref().map_or(0, |db| db.pieces()),
+            patterns: Arc::clone(&setup.resources.patterns),
+            egdb: setup.resources.egdb.clone(),
+            egdb_pieces: setup.resources.egdb_pieces(),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -273,7 +273,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // 2. Draws by repetition (at the first recurrence) and by material
         // that can only be drawn.
         if self.is_repetition(pos.key(), clocks.reversible_plies())
-            || (pos.occupied().count_ones() <= 3 && certain_draw(pos))
+            || (pos.occupied().count_ones() <= 3 && self.shared.solved.is_draw(pos))
         {
             return self.draw_score(pos);
         }

@@ -13,24 +13,21 @@
 //! `b % N == I`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::unbounded;
 
 use super::data::{DataWriter, Existing, Record};
 use super::SplitMix;
-use crate::eval::Patterns;
 use crate::referee::{Game, GameResult};
-use crate::rules::draw::prepare_certain_draw;
 use crate::rules::movegen::{has_capture, side_has_capture};
 use crate::rules::{Position, Rules};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits};
+use crate::search::{search, Control, Limits, SearchResources, SearchSetup};
 
-/// How a self-play run plays its games.
+/// How a self-play run of variant `R` plays its games.
 #[derive(Clone, Debug)]
-pub struct SelfplayConfig {
+pub struct SelfplayConfig<R: Rules> {
     /// Games in the whole run (all shards together).
     pub games: u64,
     /// Games a batch (a chunk of the data file).
@@ -51,8 +48,8 @@ pub struct SelfplayConfig {
     pub max_plies: u32,
     /// Table size of each thread, MiB.
     pub hash_mib: usize,
-    /// The pattern weights the engine plays with.
-    pub patterns: Arc<Patterns>,
+    /// The weights and endgame tables the engine plays with.
+    pub resources: SearchResources<R>,
 }
 
 /// Progress of a run, reported after every finished batch.
@@ -73,7 +70,7 @@ pub struct Progress {
 /// Plays the games of `config` not yet in the data file `writer` (whose
 /// contents were `existing`), appending a chunk per batch.
 pub fn run<R: Rules>(
-    config: &SelfplayConfig,
+    config: &SelfplayConfig<R>,
     writer: &mut DataWriter,
     existing: &Existing,
     progress: &mut dyn FnMut(Progress),
@@ -92,7 +89,6 @@ pub fn run<R: Rules>(
         .filter(|b| !existing.batches.contains(&(*b as u32)))
         .collect();
     let pending_games: u64 = pending.iter().map(|&b| games_of(b)).sum();
-    prepare_certain_draw::<R>();
     let done_before: u64 = mine
         .iter()
         .filter(|b| existing.batches.contains(&(**b as u32)))
@@ -171,7 +167,7 @@ fn quiet<R: Rules>(pos: &Position<R>) -> bool {
 /// Plays game number `g` of `config` and returns its quiet positions,
 /// labelled with the result. A game that ends during its random plies
 /// gives none.
-pub fn play_game<R: Rules>(config: &SelfplayConfig, g: u64, table: &mut Table) -> Vec<Record> {
+pub fn play_game<R: Rules>(config: &SelfplayConfig<R>, g: u64, table: &mut Table) -> Vec<Record> {
     let mut random = SplitMix(config.seed ^ g.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut game = Game::new(Position::<R>::start());
     for _ in 0..config.random_plies {
@@ -194,8 +190,8 @@ pub fn play_game<R: Rules>(config: &SelfplayConfig, g: u64, table: &mut Table) -
     let mut seen = Vec::new();
     while !game.result().is_over() && (game.moves().len() as u32) < config.max_plies {
         let pos = *game.position();
-        let mut setup = game.search_setup(limits.clone());
-        setup.patterns = Arc::clone(&config.patterns);
+        let mut setup = SearchSetup::for_game(&game, limits.clone());
+        setup.resources = config.resources.clone();
         let result = search(&setup, table, &Control::new(false), &mut |_| {});
         let Some(mv) = result.best else { break };
         if quiet(&pos) {

@@ -340,7 +340,12 @@ impl<W: Write> Session<W> {
                 }
                 self.send("wait")?;
             }
-            HubCommand::Init => self.send("ready")?,
+            HubCommand::Init => {
+                // What the first search needs is ready before `ready`, so
+                // that no timed move waits for it.
+                self.engine.prepare();
+                self.send("ready")?
+            }
             HubCommand::Ping => self.send("pong")?,
             HubCommand::SetParam { name, value } => {
                 if let Err(e) = self.engine.set_param(&name, &value) {
@@ -355,7 +360,7 @@ impl<W: Write> Session<W> {
             HubCommand::Pos { position, moves } => {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
                 if let Err(e) = self.engine.set_position(&position, &moves) {
-                    let variant = crate::engine::hub_variant_name(self.engine.variant());
+                    let variant = self.engine.variant().hub_name();
                     self.error(&format!("pos: {e} (variant {variant})"))?;
                 }
             }

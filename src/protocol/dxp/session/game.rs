@@ -9,14 +9,17 @@ use super::{
     After, GameLog, GameSpec, Incoming, Session, SessionEnd, SessionError, EVENT_ROOM,
     NO_CLOCK_MOVE_TIME, OVERRUN, REPLY_WAIT,
 };
-use crate::dxp::codec::{Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, StopCode};
 use crate::engine::{EngineError, EngineEvent, GoMode, Limits};
-use crate::referee::{find_move, squares_of, Clock, Game, GameResult, MoveSquares, TimeControl};
+use crate::protocol::dxp::codec::{
+    Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, StopCode,
+};
+use crate::referee::{Clock, Game, GameResult, TimeControl};
 use crate::rules::notation::to_fen;
+use crate::rules::notation::{find_move, squares_of, MoveSquares};
 use crate::rules::{International, Side};
 /// The limits of our next search under `clock`, never longer than `cap`.
 fn limits_under(clock: &Clock, cap: Option<Duration>) -> Limits {
-    let limits = clock.limits();
+    let limits = Limits::for_clock(clock);
     match (cap, limits.budget().hard) {
         (Some(cap), Some(hard)) if cap < hard => Limits {
             move_time: Some(cap),

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::pdn::{game_type, needs_variant_tag};
+use super::read::{game_type, needs_variant_tag};
 use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{Move, MoveStyle, Position, Rules};
 

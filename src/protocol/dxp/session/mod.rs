@@ -39,7 +39,8 @@ use super::codec::{
     Acceptance, BackAnswer, DxpError, DxpMessage, GameRequest, Setup, StopCode, SQUARES, VERSION,
 };
 use crate::engine::{EngineError, EngineHost};
-use crate::referee::{game_pdn, Game, GameTags};
+use crate::pdn::{game_pdn, GameTags};
+use crate::referee::Game;
 use crate::rules::{International, Move, Piece, Position, Side, Square};
 
 /// Longest wait for the answer to a GAMEEND we sent.

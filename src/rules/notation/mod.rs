@@ -9,8 +9,14 @@
 //! - Positions: the Hub position string (`W` + one of `wbWBe` per square)
 //!   and PDN FEN (`W:W31-50:B1-20`, `K` before a king, ranges allowed).
 //!
+//! - Moves as square numbers (`squares`): a move by its start, end and
+//!   captured squares, as the protocols name it, matched against the
+//!   legal moves.
+//!
 //! Every parser returns a `NotationError` that names the offending text;
 //! none panics on any input.
+
+mod squares;
 
 use std::fmt;
 
@@ -19,6 +25,7 @@ use super::mv::Move;
 use super::position::{Piece, Position, PositionError, Side};
 use super::square::{Bits, Square};
 use super::variant::Rules;
+pub use squares::{find_move, squares_of, MoveSquares};
 
 /// Why a text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,43 @@
+//! The command-line options that name a search's resources, shared by the
+//! tools that search (`analyse`, `selfplay`, `book build`): one set of
+//! flags, read into the one `ResourceSettings` the search loads from.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::search::resources::{
+    PatternSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
+};
+
+/// Where the searches' weights and endgame tables come from.
+#[derive(Clone, Debug, Args)]
+pub struct ResourceArgs {
+    /// Pattern weights written by `tempo train` [default: the built-in
+    /// weights of the variant].
+    #[arg(long = "eval-file", value_name = "FILE")]
+    pub eval_file: Option<PathBuf>,
+    /// A directory of endgame tables built by `tempo egdb build` [default:
+    /// none].
+    #[arg(long = "egdb-path", value_name = "DIR")]
+    pub egdb_path: Option<PathBuf>,
+    /// The most pieces of the endgame tables loaded (the largest count
+    /// whose tables are all in the directory, up to this, is used).
+    #[arg(long = "egdb-pieces", value_name = "N", default_value_t = DEFAULT_EGDB_PIECES,
+          value_parser = clap::value_parser!(u32).range(2..=MAX_EGDB_PIECES as i64))]
+    pub egdb_pieces: u32,
+}
+
+impl ResourceArgs {
+    /// The settings the flags name.
+    pub fn settings(&self) -> ResourceSettings {
+        ResourceSettings {
+            patterns: self
+                .eval_file
+                .clone()
+                .map_or(PatternSource::Builtin, PatternSource::File),
+            egdb_path: self.egdb_path.clone(),
+            egdb_pieces: self.egdb_pieces,
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The engine's parameters: the table of what it declares (name, type,
+//! range, current value, one line of help) and setting one by its name.
+//! The draw-rule parameters have their own table in `draw_params`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::game_state::new_game_state;
+use super::types::{EngineError, Param, ParamKind};
+use super::{
+    draw_params, resource_settings, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT, MAX_HASH_MIB,
+    MAX_MULTIPV, MAX_THREADS, MAX_THREAT_PLIES,
+};
+use crate::book;
+use crate::rules::VariantKind;
+use crate::search::resources::MAX_EGDB_PIECES;
+use crate::search::tt::Table;
+
+impl EngineHost {
+    /// Every parameter with its current value, `variant` first.
+    pub fn params(&self) -> Vec<Param> {
+        let int = |name: &str, value: usize, min: usize, max: usize, help: &str| Param {
+            name: name.to_string(),
+            kind: ParamKind::Int {
+                min: min as i64,
+                max: max as i64,
+            },
+            value: value.to_string(),
+            help: help.to_string(),
+        };
+        let mut params = vec![
+            Param {
+                name: "variant".to_string(),
+                kind: ParamKind::Enum(
+                    VariantKind::ALL
+                        .iter()
+                        .map(|&k| k.hub_name().to_string())
+                        .collect(),
+                ),
+                value: self.variant.hub_name().to_string(),
+                help: variant_help(),
+            },
+            int(
+                "threads",
+                self.options.threads,
+                1,
+                MAX_THREADS,
+                "search threads",
+            ),
+            int(
+                "hash",
+                self.options.hash_mib,
+                1,
+                MAX_HASH_MIB,
+                "transposition table size in MiB",
+            ),
+            int(
+                "multipv",
+                self.options.multipv,
+                1,
+                MAX_MULTIPV,
+                "lines reported by go analyze",
+            ),
+            Param {
+                name: "book".to_string(),
+                kind: ParamKind::Bool,
+                value: self.options.book.to_string(),
+                help: "play book moves in go think and go ponder".to_string(),
+            },
+            Param {
+                name: "book-file".to_string(),
+                kind: ParamKind::String,
+                value: self.book_file().to_string(),
+                help: "opening book of this variant; empty = the shipped one".to_string(),
+            },
+            Param {
+                name: "eval-file".to_string(),
+                kind: ParamKind::String,
+                value: self.eval_file(),
+                help: "pattern weights of this variant (tempo train); empty = the built-in ones"
+                    .to_string(),
+            },
+            Param {
+                name: "egdb-path".to_string(),
+                kind: ParamKind::String,
+                value: self.egdb_path.clone(),
+                help: "directory of the endgame tables (tempo egdb build); empty = none".to_string(),
+            },
+            int(
+                "egdb-pieces",
+                self.egdb_pieces as usize,
+                2,
+                MAX_EGDB_PIECES as usize,
+                "most pieces of the endgame tables loaded",
+            ),
+            int(
+                "book-margin",
+                self.options.book_margin as usize,
+                0,
+                MAX_BOOK_MARGIN,
+                "book moves this many hundredths of a man from the best may be played; 0 = the best",
+            ),
+            int(
+                "contempt",
+                self.options.contempt,
+                0,
+                MAX_CONTEMPT,
+                "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
+            ),
+            int(
+                "threat-plies",
+                self.options.threat_plies,
+                0,
+                MAX_THREAT_PLIES,
+                "quiet plies quiescence adds where the opponent threatens a capture",
+            ),
+        ];
+        params.extend(draw_params::params(&self.draw_settings()));
+        params
+    }
+
+    /// Sets a parameter. Refused while a search runs. Changing the variant
+    /// starts a new game from the variant's initial position.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.ensure_idle("change a parameter")?;
+        let bad = |why: &str| EngineError::BadValue {
+            name: name.to_string(),
+            why: why.to_string(),
+        };
+        let number = |min: usize, max: usize| -> Result<usize, EngineError> {
+            let n: usize = value
+                .trim()
+                .parse()
+                .map_err(|_| bad(&format!("'{value}' is not a whole number")))?;
+            if n < min || n > max {
+                return Err(bad(&format!("{n} is outside {min}..{max}")));
+            }
+            Ok(n)
+        };
+        match name {
+            "variant" => {
+                let kind = VariantKind::parse(value)
+                    .ok_or_else(|| bad(&format!("unknown variant '{value}'")))?;
+                if kind != self.variant {
+                    self.variant = kind;
+                    self.warm_up();
+                    self.game = new_game_state(kind, self.draw_settings());
+                    self.clear_table();
+                    self.reload_resources();
+                }
+            }
+            "threads" => self.options.threads = number(1, MAX_THREADS)?,
+            "hash" => {
+                let mib = number(1, MAX_HASH_MIB)?;
+                if mib != self.options.hash_mib {
+                    // Free the old table before allocating the new one; keep
+                    // a table of the old size when the new one cannot be had.
+                    self.table = Arc::new(Table::new(1));
+                    match Table::try_new(mib) {
+                        Ok(table) => {
+                            self.table = Arc::new(table);
+                            self.options.hash_mib = mib;
+                        }
+                        Err(why) => {
+                            self.table = Arc::new(Table::new(self.options.hash_mib));
+                            return Err(bad(&why));
+                        }
+                    }
+                }
+            }
+            "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
+            "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
+            "threat-plies" => self.options.threat_plies = number(0, MAX_THREAT_PLIES)?,
+            "book" => {
+                self.options.book = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" | "1" | "on" | "yes" => true,
+                    "false" | "0" | "off" | "no" => false,
+                    _ => return Err(bad(&format!("'{value}' is not true or false"))),
+                }
+            }
+            "book-file" => {
+                let path = value.trim();
+                let kind = self.variant;
+                if path.is_empty() {
+                    self.book_files.retain(|(k, _, _)| *k != kind);
+                } else {
+                    let book = book::read_file_for(kind, std::path::Path::new(path))
+                        .map_err(|e| bad(&e.to_string()))?;
+                    self.book_files.retain(|(k, _, _)| *k != kind);
+                    self.book_files
+                        .push((kind, path.to_string(), Arc::new(book)));
+                }
+            }
+            "egdb-path" => {
+                self.egdb_path = value.trim().to_string();
+                self.reload_resources();
+            }
+            "egdb-pieces" => {
+                let pieces = number(2, MAX_EGDB_PIECES as usize)? as u32;
+                if pieces != self.egdb_pieces {
+                    self.egdb_pieces = pieces;
+                    self.reload_resources();
+                }
+            }
+            "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
+            "eval-file" => {
+                let path = value.trim();
+                let kind = self.variant;
+                let mut files = self.eval_files.clone();
+                files.retain(|(k, _)| *k != kind);
+                if !path.is_empty() {
+                    files.push((kind, PathBuf::from(path)));
+                }
+                // A file that cannot be used leaves the weights in use.
+                let settings = resource_settings(kind, &files, &self.egdb_path, self.egdb_pieces);
+                if let Some(note) = self
+                    .game
+                    .load_resources(&settings)
+                    .map_err(|e| bad(&e.to_string()))?
+                {
+                    self.note = Some(note);
+                }
+                self.eval_files = files;
+            }
+            _ if name.starts_with("draw-") => {
+                let mut settings = self.draw_settings();
+                draw_params::set(&mut settings, name, value).map_err(|why| bad(&why))?;
+                self.game.set_draw_settings(settings.clone());
+                for (kind, s) in &mut self.draw {
+                    if *kind == self.variant {
+                        *s = settings.clone();
+                    }
+                }
+            }
+            _ => return Err(EngineError::UnknownParam(name.to_string())),
+        }
+        Ok(())
+    }
+}
+
+/// The help of the `variant` parameter: every Hub name, with the
+/// command-line name where it differs.
+fn variant_help() -> String {
+    let names: Vec<String> = VariantKind::ALL
+        .iter()
+        .map(|&k| match k.hub_name() {
+            hub if hub == k.name() => hub.to_string(),
+            hub => format!("{hub} = {}", k.name()),
+        })
+        .collect();
+    format!("the variant played: {}", names.join(", "))
+}

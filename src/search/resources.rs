@@ -1,0 +1,209 @@
+//! What a search uses besides the position, the game and the table: the
+//! pattern weights of the evaluation and the endgame tables, as one typed
+//! value, `SearchResources<R>`, loaded by one function from one set of
+//! settings, `ResourceSettings`. The engine, `tempo analyse`, `tempo bench`,
+//! `tempo selfplay` and the book builder all load theirs this way, so the
+//! same settings give the same resources everywhere.
+//!
+//! The solved kings-only draws (`rules::draw::SolvedDraws`) are not a
+//! setting: every search of a variant uses them, built once per process
+//! by [`solved_draws`] before the first search of that variant starts.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::egdb::Egdb;
+use crate::eval::patterns::{Layout, Patterns};
+use crate::eval::weights_file;
+use crate::rules::draw::SolvedDraws;
+use crate::rules::{Rules, VariantKind};
+
+/// Endgame-table pieces loaded unless the settings say otherwise.
+pub const DEFAULT_EGDB_PIECES: u32 = 4;
+/// The most endgame-table pieces accepted.
+pub const MAX_EGDB_PIECES: u32 = 8;
+
+/// Which pattern weights the evaluation adds to its hand terms.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PatternSource {
+    /// The weights built into the binary for the variant.
+    #[default]
+    Builtin,
+    /// A weights file written by `tempo train`.
+    File(PathBuf),
+    /// No patterns: the hand-written terms alone.
+    HandTermsOnly,
+}
+
+/// Where a search's resources come from, as a user gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceSettings {
+    /// The pattern weights.
+    pub patterns: PatternSource,
+    /// Directory of the endgame tables (`tempo egdb build`); `None`: none.
+    pub egdb_path: Option<PathBuf>,
+    /// The most pieces of the endgame tables loaded (the largest count
+    /// whose tables are all on disk, up to this, is used).
+    pub egdb_pieces: u32,
+}
+
+impl Default for ResourceSettings {
+    fn default() -> Self {
+        ResourceSettings {
+            patterns: PatternSource::Builtin,
+            egdb_path: None,
+            egdb_pieces: DEFAULT_EGDB_PIECES,
+        }
+    }
+}
+
+/// Why resources could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceError {
+    /// The weights file cannot be used (the message names it).
+    Patterns(String),
+    /// The endgame tables cannot be loaded (the message names the directory).
+    Egdb(String),
+}
+
+impl fmt::Display for ResourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResourceError::Patterns(why) | ResourceError::Egdb(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ResourceError {}
+
+/// The pattern weights and endgame tables one search of variant `R` uses.
+#[derive(Clone)]
+pub struct SearchResources<R: Rules> {
+    /// The learned pattern weights the evaluation adds to its hand terms.
+    pub patterns: Arc<Patterns>,
+    /// Endgame tables: a node within them scores their value.
+    pub egdb: Option<Arc<Egdb<R>>>,
+}
+
+impl<R: Rules> fmt::Debug for SearchResources<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchResources")
+            .field("variant", &R::KIND)
+            .field("egdb_pieces", &self.egdb.as_ref().map(|db| db.pieces()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Rules> Default for SearchResources<R> {
+    fn default() -> Self {
+        SearchResources::builtin()
+    }
+}
+
+impl<R: Rules> SearchResources<R> {
+    /// The built-in weights of `R` and no endgame tables.
+    pub fn builtin() -> SearchResources<R> {
+        SearchResources {
+            patterns: weights_file::builtin(R::KIND),
+            egdb: None,
+        }
+    }
+
+    /// Loads what `settings` name for `R`: a weights file that cannot be
+    /// read or holds another variant's weights, or an endgame directory
+    /// without any complete set of tables, is an error.
+    pub fn load(settings: &ResourceSettings) -> Result<SearchResources<R>, ResourceError> {
+        let patterns = load_patterns(R::KIND, &settings.patterns)?;
+        let egdb = match &settings.egdb_path {
+            None => None,
+            Some(dir) => Some(Arc::new(load_egdb::<R>(dir, settings.egdb_pieces)?)),
+        };
+        Ok(SearchResources { patterns, egdb })
+    }
+
+    /// Loads what `new` names, as [`SearchResources::load`] does, but keeps
+    /// what `self` holds, loaded under `old`, where `new` names the same:
+    /// the endgame tables (large, slow to read) for the same directory and
+    /// pieces, the weights for the same source.
+    pub fn reload(
+        &self,
+        old: &ResourceSettings,
+        new: &ResourceSettings,
+    ) -> Result<SearchResources<R>, ResourceError> {
+        let patterns = if new.patterns == old.patterns {
+            Arc::clone(&self.patterns)
+        } else {
+            load_patterns(R::KIND, &new.patterns)?
+        };
+        let same_tables = new.egdb_path == old.egdb_path && new.egdb_pieces == old.egdb_pieces;
+        let egdb = match &new.egdb_path {
+            _ if same_tables => self.egdb.clone(),
+            None => None,
+            Some(dir) => Some(Arc::new(load_egdb::<R>(dir, new.egdb_pieces)?)),
+        };
+        Ok(SearchResources { patterns, egdb })
+    }
+
+    /// The most pieces of the loaded endgame tables (0: none).
+    pub fn egdb_pieces(&self) -> u32 {
+        self.egdb.as_ref().map_or(0, |db| db.pieces())
+    }
+
+    /// A line saying which endgame tables were loaded under `settings`,
+    /// and the command that builds the missing ones when fewer pieces than
+    /// asked are all there; `None` without an endgame directory.
+    pub fn egdb_note(&self, settings: &ResourceSettings) -> Option<String> {
+        let dir = settings.egdb_path.as_ref()?;
+        let pieces = self.egdb_pieces();
+        let mut note = format!(
+            "egdb: {} tables of up to {pieces} pieces loaded from {}",
+            R::NAME,
+            dir.display()
+        );
+        if pieces < settings.egdb_pieces {
+            note.push_str(&format!(
+                " (those of {} pieces are not all there: tempo egdb build --variant {} --pieces {} --dir {})",
+                pieces + 1,
+                R::NAME,
+                settings.egdb_pieces,
+                dir.display()
+            ));
+        }
+        Some(note)
+    }
+}
+
+/// The pattern weights `source` names for variant `kind`.
+pub fn load_patterns(
+    kind: VariantKind,
+    source: &PatternSource,
+) -> Result<Arc<Patterns>, ResourceError> {
+    match source {
+        PatternSource::Builtin => Ok(weights_file::builtin(kind)),
+        PatternSource::File(path) => weights_file::read_file(kind, path)
+            .map(Arc::new)
+            .map_err(|e| ResourceError::Patterns(e.to_string())),
+        PatternSource::HandTermsOnly => {
+            let layout =
+                crate::rules::with_rules!(kind, R => Layout::of::<<R as Rules>::Geometry>());
+            Ok(Arc::new(Patterns::zero(layout)))
+        }
+    }
+}
+
+fn load_egdb<R: Rules>(dir: &Path, pieces: u32) -> Result<Egdb<R>, ResourceError> {
+    Egdb::<R>::load_available(dir, pieces).map_err(|e| ResourceError::Egdb(e.to_string()))
+}
+
+/// The solved kings-only draws of `R`, built on the first call of the
+/// process for `R` (about 0.4 s on 10x10) and shared after: a call made
+/// while another thread builds them waits for that build, so every caller
+/// gets the complete table and no result depends on timing. `search` calls
+/// it before its workers start; the engine calls it ahead, off the
+/// protocol thread, so that no timed move waits.
+pub fn solved_draws<R: Rules>() -> Arc<SolvedDraws> {
+    static TABLES: [OnceLock<Arc<SolvedDraws>>; VariantKind::ALL.len()] =
+        [const { OnceLock::new() }; VariantKind::ALL.len()];
+    Arc::clone(TABLES[R::KIND.index()].get_or_init(|| Arc::new(SolvedDraws::build::<R>())))
+}
