@@ -261,6 +261,29 @@ fn the_start_up_handshake_lists_every_parameter_as_name_value() {
 }
 
 #[test]
+fn hub_params_lists_every_parameter_with_its_help_for_people() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["hub", "--params"])
+        .output()
+        .expect("run tempo hub --params");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    for (name, says) in [
+        ("variant", "frysk"),
+        ("variant", "turkish"),
+        ("hash", "int 1..65536, default 64: transposition table"),
+        ("eval-file", "string, default \"\": pattern weights"),
+        ("draw-long-endgame", "long endgame"),
+    ] {
+        assert!(
+            text.lines()
+                .any(|line| line.starts_with(name) && line.contains(says)),
+            "{name}: {says} not in\n{text}"
+        );
+    }
+}
+
+#[test]
 fn go_think_is_answered_in_time_under_every_level_form() {
     let _turn = one_at_a_time();
     let mut e = Engine::ready();

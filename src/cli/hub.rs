@@ -1,21 +1,50 @@
 //! `tempo hub` (and `tempo` with no subcommand): the Hub protocol on
 //! standard input and output. Nothing else may write to standard output
 //! or standard error meanwhile: some clients (pydraughts) read both as one
-//! stream.
+//! stream. `tempo hub --params` lists the parameters instead, for people.
 
 use std::io::BufReader;
 use std::process::ExitCode;
 
 use clap::Args;
 
-/// Arguments of `tempo hub` (none yet).
+use crate::engine::{EngineHost, ParamKind};
+
+/// Arguments of `tempo hub`.
 #[derive(Debug, Default, Args)]
-pub struct HubArgs {}
+pub struct HubArgs {
+    /// List the engine's parameters (name, type, default, what it does)
+    /// and exit, instead of speaking Hub.
+    #[arg(long)]
+    pub params: bool,
+}
 
 /// Runs the Hub protocol until `quit` or the end of standard input.
-pub fn run(_args: &HubArgs) -> Result<ExitCode, String> {
+pub fn run(args: &HubArgs) -> Result<ExitCode, String> {
+    if args.params {
+        list_params();
+        return Ok(ExitCode::SUCCESS);
+    }
     let stdout = std::io::stdout();
     crate::protocol::hub::run(BufReader::new(std::io::stdin()), stdout.lock())
         .map_err(|e| format!("hub: cannot write the output: {e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints each parameter on a line: name, type and range, default, help.
+fn list_params() {
+    for param in EngineHost::new().params() {
+        let kind = match &param.kind {
+            ParamKind::Bool => "bool".to_string(),
+            ParamKind::Int { min, max } => format!("int {min}..{max}"),
+            ParamKind::String => "string".to_string(),
+            ParamKind::Enum(values) => format!("enum ({})", values.join(" ")),
+        };
+        let value = if param.value.is_empty() {
+            "\"\"".to_string()
+        } else {
+            param.value
+        };
+        outln!("{:<20} {kind}, default {value}: {}", param.name, param.help);
+    }
 }
