@@ -496,3 +496,204 @@ fn endgame_tables_give_the_distance_to_the_win() {
     assert!(run.stderr.contains("analyse-no-egdb"), "{}", run.stderr);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[path = "common/python.rs"]
+mod python;
+
+/// Five games: a blunder from a set-up position, the first sixteen plies
+/// of a real game, one with an illegal move, one of a variant tempo does
+/// not know, and one cut short (no result at the end of the file).
+const GAMES: &str = "[Event \"blunder\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\
+[FEN \"W:W27,32,37:B8,12,17,18\"]\n1. 27-22 *\n\n\
+[Event \"opening\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\
+1. 35-30 19-24 2. 30x19 14x23 3. 32-28 23x32 4. 37x28 18-22 5. 34-30 20-25\n\
+6. 31-26 25x34 7. 39x30 15-20 8. 30-25 16-21 *\n\n\
+[Event \"illegal\"]\n1. 32-28 19-23 2. 28-22 *\n\n\
+[Event \"unknown\"]\n[Variant \"chess\"]\n1. 32-28 *\n\n\
+[Event \"cut\"]\n1. 32-28 19-23 2. 28x19\n";
+
+/// The main-line moves of each game of a PDN text, read by tempo.
+fn main_lines(text: &str) -> Vec<Vec<String>> {
+    tempo::pdn::read_games(text)
+        .into_iter()
+        .map(|g| g.expect("a readable game").moves)
+        .collect()
+}
+
+#[test]
+fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
+    let input = file("annotate-in.pdn", GAMES);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let (annotated, report) = (dir.join("annotated.pdn"), dir.join("report.html"));
+    let _ = fs::remove_file(&annotated);
+    let _ = fs::remove_file(&report);
+    let run = analyse(&[
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--annotate",
+        annotated.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    // Two games left out (exit 1), each named with what is wrong; the cut
+    // one is analysed as far as it goes, with a warning.
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for says in [
+        "game 3: move 3 '28-22'",
+        "game 4: Variant \"chess\" is not a variant tempo plays",
+        "game 5: no result after move 3 '28x19'",
+    ] {
+        assert!(run.stderr.contains(says), "{says} not in {}", run.stderr);
+    }
+    let text = fs::read_to_string(&annotated).unwrap();
+    let mut expected = main_lines(GAMES.split("[Event \"illegal\"]").next().unwrap());
+    expected.push(vec!["32-28".into(), "19-23".into(), "28x19".into()]);
+    assert_eq!(main_lines(&text), expected, "{text}");
+    assert_eq!(text.matches("[Annotator \"tempo").count(), 3, "{text}");
+    // Giving two men away is a blunder, with the better move as a variation.
+    let blunder = text.split("[Event \"opening\"]").next().unwrap();
+    assert!(blunder.contains("27-22??"), "{blunder}");
+    assert!(blunder.contains("(1. "), "{blunder}");
+    assert!(blunder.contains("White: average loss"), "{blunder}");
+    // pydraughts reads the same main lines back.
+    let script = format!(
+        "from draughts.PDN import PDNReader\n\
+         for g in PDNReader(filename={:?}).games:\n    print(' '.join(g.moves))\n",
+        annotated.to_str().unwrap()
+    );
+    let out = std::process::Command::new(python::python())
+        .args(["-c", &script])
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Vec<Vec<String>> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    assert_eq!(theirs, expected);
+    // The report: a graph for each game, a diagram for the blunder, and
+    // nothing fetched from elsewhere.
+    let html = fs::read_to_string(&report).unwrap();
+    assert_eq!(html.matches("<svg class=\"graph\"").count(), 3);
+    assert!(
+        html.contains("<figure id=\"g1p0\">"),
+        "no diagram of the blunder"
+    );
+    for outside in ["<script", "http://", "https://", "<img", "<link"] {
+        assert!(!html.contains(outside), "{outside} in the report");
+    }
+}
+
+/// A headless Chromium: `TEMPO_CHROMIUM`, or one on the `PATH`.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("TEMPO_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(name))
+                    .find(|p| p.is_file())
+            })
+        })
+}
+
+#[test]
+fn the_report_renders_in_a_browser_without_console_errors() {
+    let Some(browser) = chromium() else {
+        // CI installs Chromium (.ci/run); elsewhere the test says why it
+        // did nothing rather than fail on a machine without a browser.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no Chromium: install it (apt-get install chromium) or set TEMPO_CHROMIUM"
+        );
+        eprintln!("no Chromium on this machine: the report was not opened in a browser");
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let input = file(
+        "browser-in.pdn",
+        GAMES.split("[Event \"illegal\"]").next().unwrap(),
+    );
+    let report = dir.join("browser-report.html");
+    let run = analyse(&[
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // A copy with a probe that writes the size each SVG was laid out at
+    // into the page, for --dump-dom to show (the report has no script).
+    let html = fs::read_to_string(&report).unwrap();
+    let probe = "<script>addEventListener('load',()=>{document.body.setAttribute('data-sizes',\
+        [...document.querySelectorAll('svg')].map(s=>{const b=s.getBoundingClientRect();\
+        return Math.round(b.width)+'x'+Math.round(b.height)}).join(' '))})</script></body>";
+    let probed = dir.join("browser-probed.html");
+    fs::write(&probed, html.replace("</body>", probe)).unwrap();
+    let browse = |extra: &[&str], page: &PathBuf| {
+        Command::new(&browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .args([
+                "--enable-logging=stderr",
+                "--v=0",
+                "--virtual-time-budget=3000",
+            ])
+            .args(extra)
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .expect("run Chromium")
+    };
+    let dom = browse(&["--dump-dom"], &probed);
+    let stdout = String::from_utf8_lossy(&dom.stdout);
+    let stderr = String::from_utf8_lossy(&dom.stderr);
+    let console: Vec<&str> = stderr.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:?}");
+    let sizes = stdout
+        .split("data-sizes=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no sizes in the page: {stderr}"));
+    let sizes: Vec<(u32, u32)> = sizes
+        .split_whitespace()
+        .map(|s| {
+            let (w, h) = s.split_once('x').unwrap();
+            (w.parse().unwrap(), h.parse().unwrap())
+        })
+        .collect();
+    // Two graphs and at least the blunder's diagram, each laid out wide.
+    assert!(sizes.len() >= 3, "{sizes:?}");
+    assert!(sizes.iter().all(|&(w, h)| w >= 200 && h >= 50), "{sizes:?}");
+    // A screenshot to look at: target/tmp/report.png.
+    let shot = dir.join("report.png");
+    let _ = fs::remove_file(&shot);
+    let out = browse(
+        &[
+            "--window-size=900,1800",
+            &format!("--screenshot={}", shot.display()),
+        ],
+        &report,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fs::metadata(&shot).map(|m| m.len()).unwrap_or(0) > 10_000);
+}

@@ -23,6 +23,9 @@ pub struct InputError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+    /// Whether the input was left out (otherwise it is analysed as far as
+    /// it goes, and this is a warning).
+    pub skipped: bool,
 }
 
 impl fmt::Display for InputError {
@@ -63,10 +66,13 @@ pub fn read_positions(kind: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputErr
             Ok(game) => units.push(Unit {
                 source: Source::Line(line),
                 game,
+                tags: Vec::new(),
             }),
             Err(e) => errors.push(InputError {
                 line,
                 message: e.to_string(),
+
+                skipped: true,
             }),
         }
     }
@@ -83,22 +89,58 @@ pub fn read_pdn(default: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>
     for (i, game) in read_games(text).into_iter().enumerate() {
         let index = i + 1;
         let built = match game {
-            Ok(game) => build_game(&game, index, default),
+            Ok(game) => build_game(&game, index, default).map(|unit| {
+                let warning = game.result.is_none().then(|| truncated(&game, index));
+                (unit, warning)
+            }),
             Err(e) => Err(InputError {
                 line: e.line,
                 message: format!("game {index}: {}", e.message),
+
+                skipped: true,
             }),
         };
         match built {
-            Ok(unit) => units.push(unit),
+            Ok((unit, warning)) => {
+                units.push(unit);
+                errors.extend(warning);
+            }
             Err(e) => errors.push(e),
         }
     }
     (units, errors)
 }
 
+/// The warning for a game whose moves end without a result (the file cut
+/// short, most often): it is analysed as far as it goes.
+fn truncated(game: &PdnGame, index: usize) -> InputError {
+    let last = match game.moves.last() {
+        Some(text) => format!("after move {} '{text}'", game.moves.len()),
+        None => "before any move".to_string(),
+    };
+    InputError {
+        line: game.move_lines.last().copied().unwrap_or(game.line),
+        message: format!(
+            "game {index}: no result {last}: the game may be cut short; analysed as far as it goes"
+        ),
+        skipped: false,
+    }
+}
+
 /// Replays a PDN game under its variant.
 fn build_game(game: &PdnGame, index: usize, default: VariantKind) -> Result<Unit, InputError> {
+    if let Some(name) = game.tag("Variant") {
+        if VariantKind::parse(name).is_none() && game.variant().is_none() {
+            return Err(InputError {
+                line: game.line,
+                message: format!(
+                    "game {index}: Variant \"{name}\" is not a variant tempo plays ({})",
+                    VariantKind::names()
+                ),
+                skipped: true,
+            });
+        }
+    }
     let kind = match (game.tag("GameType"), game.variant()) {
         (_, Some(kind)) => kind,
         (None, None) => default,
@@ -109,6 +151,7 @@ fn build_game(game: &PdnGame, index: usize, default: VariantKind) -> Result<Unit
                     "game {index}: GameType \"{other}\" is not a variant tempo plays ({})",
                     crate::pdn::GAME_TYPES
                 ),
+                skipped: true,
             })
         }
     };
@@ -119,6 +162,7 @@ fn build_game(game: &PdnGame, index: usize, default: VariantKind) -> Result<Unit
             line: game.line,
         },
         game: replayed,
+        tags: game.tags.clone(),
     })
 }
 
@@ -128,6 +172,8 @@ fn replay<R: Rules>(pdn: &PdnGame, index: usize) -> Result<AnyGame, InputError> 
         Some(fen) => parse_position::<R>(fen).map_err(|e| InputError {
             line: pdn.line,
             message: format!("game {index}: FEN tag: {e}"),
+
+            skipped: true,
         })?,
         None => Position::start(),
     };
@@ -136,6 +182,8 @@ fn replay<R: Rules>(pdn: &PdnGame, index: usize) -> Result<AnyGame, InputError> 
         game.play_text(text).map_err(|e| InputError {
             line,
             message: format!("game {index}: move {} '{text}': {e}", i + 1),
+
+            skipped: true,
         })?;
     }
     Ok(AnyGame::new(game))

@@ -29,8 +29,10 @@
 //! and `pv` are empty only when the side to move has no legal move; a
 //! `Played` loss is never negative.
 
+pub mod annotate;
 pub mod input;
 pub mod output;
+pub mod report;
 
 use std::any::Any;
 use std::io;
@@ -43,7 +45,9 @@ use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
 use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Iteration, Limits, SearchResources, SearchSetup, MATE_BOUND};
+use crate::search::{
+    search, solved_draws, Control, Iteration, Limits, SearchResources, SearchSetup, MATE_BOUND,
+};
 
 /// A game (or a single position: a game of no moves) of any variant, its
 /// `Rules` type erased until [`AnyGame::get`] asks for it back.
@@ -87,7 +91,7 @@ impl std::fmt::Debug for AnyGame {
 }
 
 /// Where an input comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// The `--fen` argument.
     Argument,
@@ -110,6 +114,8 @@ pub struct Unit {
     pub source: Source,
     /// The position (a game of no moves) or the game.
     pub game: AnyGame,
+    /// The tags of a PDN game, in the file's order (none for a position).
+    pub tags: Vec<(String, String)>,
 }
 
 /// One line of analysis: a root move, its score and its principal variation.
@@ -316,6 +322,8 @@ impl Analyser {
     ) -> Result<(), AnalyseError> {
         let resources = SearchResources::<R>::load(&self.settings.resources)
             .map_err(|why| AnalyseError::Resources(R::KIND, why))?;
+        // Built before the clock of the first search runs.
+        solved_draws::<R>();
         for unit in units {
             let game = unit.game.get::<R>().ok_or_else(|| {
                 AnalyseError::Output(io::Error::other(

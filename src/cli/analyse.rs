@@ -11,6 +11,7 @@
 //! were skipped, 2 on an error that stops the run (an unreadable file, a bad
 //! `--fen`, memory).
 
+use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,9 +21,11 @@ use clap::{Args, ValueEnum};
 
 use super::resources::ResourceArgs;
 use super::VariantArg;
+use crate::analyse::annotate::annotated_pdn;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
-use crate::analyse::{AnalyseError, Analyser, Event, Settings, Source, Unit};
+use crate::analyse::report::{game_section, page};
+use crate::analyse::{AnalyseError, Analyser, Event, Record, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
 
@@ -84,6 +87,27 @@ pub struct AnalyseArgs {
     /// The weights and endgame tables of the searches.
     #[command(flatten)]
     pub resources: ResourceArgs,
+    /// With --pdn: write the games back to FILE as PDN, the score after
+    /// every move in a comment, each inaccuracy, mistake and blunder
+    /// marked (?!, ?, ??) with the better move and its line as a
+    /// variation, and a summary of each side.
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    pub annotate: Option<PathBuf>,
+    /// With --pdn: write an HTML report to FILE (one page, nothing beside
+    /// it): per game the evaluation graph, the marked moves and a board
+    /// diagram at each mistake with the better move.
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    pub report: Option<PathBuf>,
+}
+
+/// The limit of every search, in words (`depth 10`, `3 s a position`).
+fn limits_text(args: &AnalyseArgs) -> String {
+    match (args.depth, args.nodes, args.movetime) {
+        (Some(d), _, _) => format!("depth {d}"),
+        (_, Some(n), _) => format!("{n} nodes a position"),
+        (_, _, Some(t)) => format!("{} s a position", t.as_secs_f64()),
+        _ => format!("{} s a position", DEFAULT_MOVETIME.as_secs_f64()),
+    }
 }
 
 /// Reads a positive number of seconds.
@@ -170,6 +194,7 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
         let unit = Unit {
             source: Source::Argument,
             game,
+            tags: Vec::new(),
         };
         return Ok((vec![unit], 0));
     }
@@ -180,6 +205,7 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
             let unit = Unit {
                 source: Source::Argument,
                 game: start_position(kind),
+                tags: Vec::new(),
             };
             return Ok((vec![unit], 0));
         }
@@ -192,10 +218,16 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     } else {
         read_positions(kind, &text)
     };
-    for InputError { line, message } in &errors {
-        eprintln!("{}:{line}: {message} (skipped)", path.display());
+    for InputError {
+        line,
+        message,
+        skipped,
+    } in &errors
+    {
+        let skipped = if *skipped { " (skipped)" } else { "" };
+        eprintln!("{}:{line}: {message}{skipped}", path.display());
     }
-    Ok((units, errors.len()))
+    Ok((units, errors.iter().filter(|e| e.skipped).count()))
 }
 
 /// Runs `tempo analyse`.
@@ -226,11 +258,16 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     };
     let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
     let mut out = io::stdout().lock();
+    let keep = args.annotate.is_some() || args.report.is_some();
+    let mut kept: HashMap<Source, Vec<Record>> = HashMap::new();
     let mut emit = |event: Event| {
         out.write_all(render(&event, format).as_bytes())?;
         out.flush()?;
-        if let Event::Done(_) = event {
+        if let Event::Done(record) = event {
             progress.step();
+            if keep {
+                kept.entry(record.source).or_default().push(record);
+            }
         }
         Ok(())
     };
@@ -241,6 +278,40 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(e.to_string()),
         Ok(()) => {}
+    }
+    if let Some(path) = &args.annotate {
+        let annotator = format!("tempo {} ({})", crate::engine::VERSION, limits_text(args));
+        let text: String = units
+            .iter()
+            .filter_map(|unit| {
+                let records = kept.get(&unit.source)?;
+                crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
+                    |game| annotated_pdn(&unit.tags, game, records, &annotator)
+                ))
+            })
+            .collect();
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("annotated games written to {}", path.display());
+    }
+    if let Some(path) = &args.report {
+        let sections: Vec<String> = units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, unit)| {
+                let records = kept.get(&unit.source)?;
+                crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
+                    |game| game_section(&unit.tags, game, records, i + 1)
+                ))
+            })
+            .collect();
+        let source = args
+            .pdn
+            .as_ref()
+            .map_or(String::new(), |p| p.display().to_string());
+        let title = format!("tempo analysis of {source} ({})", limits_text(args));
+        std::fs::write(path, page(&title, &sections))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("report written to {}", path.display());
     }
     eprintln!(
         "analysed {} from {}; skipped {}",

@@ -72,7 +72,7 @@ pub struct DxpArgs {
     /// Opening book file (default: the book built into the binary).
     #[arg(long, value_name = "FILE")]
     pub book_file: Option<String>,
-    /// Any other engine parameter, NAME=VALUE (e.g. egdb-path=egdb, draw-long-endgame=16).
+    /// Any other engine parameter, NAME=VALUE (e.g. level=3, egdb-path=egdb, draw-long-endgame=16).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// The most seconds to think on one move, whatever the clock allows.

@@ -7,13 +7,14 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use super::strength::{choose, LevelPlan};
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
 use crate::referee::{Game, GameResult};
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, squares_of, to_hub};
-use crate::rules::{Position, Rules, VariantKind};
+use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Iteration, SearchResources, SearchSetup};
@@ -49,11 +50,24 @@ pub(super) trait VariantGame: Send {
         table: Arc<Table>,
         control: Arc<Control>,
         options: &Options,
-        mode: GoMode,
-        limits: Limits,
+        request: SearchRequest,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError>;
 }
+
+/// What one `go` asks of the search.
+pub(super) struct SearchRequest {
+    /// Think, ponder or analyse.
+    pub mode: GoMode,
+    /// When to stop.
+    pub limits: Limits,
+    /// For a strength level below the top: its plan and the random number
+    /// that chooses among the candidate moves.
+    pub weakened: Option<(LevelPlan, u64)>,
+}
+
+/// Lines of a search, each its score and its moves.
+type Lines = Vec<(i32, Vec<Move>)>;
 
 /// A move taken from the book, ready to report.
 pub(super) struct BookHit {
@@ -160,20 +174,24 @@ impl<R: Rules> VariantGame for GameState<R> {
         table: Arc<Table>,
         control: Arc<Control>,
         options: &Options,
-        mode: GoMode,
-        limits: Limits,
+        request: SearchRequest,
         events: Sender<EngineEvent>,
     ) -> Result<JoinHandle<()>, EngineError> {
+        let SearchRequest {
+            mode,
+            limits,
+            weakened,
+        } = request;
         let result = self.game.result();
         if result.is_over() && !matches!(result, GameResult::Draw(_)) {
             return Err(EngineError::GameOver(result.describe()));
         }
         let mut setup = SearchSetup::for_game(&self.game, limits);
         setup.threads = options.threads;
-        setup.multipv = if mode == GoMode::Analyze {
-            options.multipv
-        } else {
-            1
+        setup.multipv = match (mode, weakened) {
+            (GoMode::Analyze, _) => options.multipv,
+            (_, Some((plan, _))) => plan.candidates,
+            _ => 1,
         };
         setup.search_single_move = mode == GoMode::Analyze;
         setup.threat_plies = options.threat_plies as u32;
@@ -186,20 +204,37 @@ impl<R: Rules> VariantGame for GameState<R> {
         std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(SEARCH_STACK)
-            .spawn(move || run_search(setup, &table, &control, &events))
+            .spawn(move || run_search(setup, &table, &control, weakened, &events))
             .map_err(|e| EngineError::Io(format!("cannot start the search thread: {e}")))
     }
 }
 
 /// Runs one search, forwarding its iterations and sending the one `Done`.
+/// A weakened search (a strength level) reports its best line only and
+/// plays a move chosen among the lines of its deepest complete iteration.
 fn run_search<R: Rules>(
     setup: SearchSetup<R>,
     table: &Table,
     control: &Control,
+    weakened: Option<(LevelPlan, u64)>,
     events: &Sender<EngineEvent>,
 ) {
-    let multipv = setup.multipv > 1;
+    let multipv = setup.multipv > 1 && weakened.is_none();
+    let wanted = setup.multipv.min(setup.root.legal_moves().len()).max(1);
+    let (mut current, mut complete): (Lines, Lines) = (Vec::new(), Vec::new());
     let mut report = |it: &Iteration| {
+        if weakened.is_some() {
+            if it.multipv == 1 {
+                current.clear();
+            }
+            current.push((it.score, it.pv.clone()));
+            if current.len() == wanted {
+                complete = current.clone();
+            }
+            if it.multipv != 1 {
+                return;
+            }
+        }
         // A closed channel means nobody listens any more; the search ends
         // on its own limits or stop.
         let _ = events.send(EngineEvent::Info(SearchInfo {
@@ -215,8 +250,16 @@ fn run_search<R: Rules>(
         }));
     };
     let result = search(&setup, table, control, &mut report);
+    let (best, ponder) = match weakened {
+        Some((plan, random)) if !complete.is_empty() => {
+            let scores: Vec<i32> = complete.iter().map(|(score, _)| *score).collect();
+            let (_, pv) = &complete[choose(&scores, plan.margin, random)];
+            (pv.first().copied(), pv.get(1).copied())
+        }
+        _ => (result.best, result.ponder),
+    };
     let _ = events.send(EngineEvent::Done {
-        best: result.best.map(squares_of::<R>),
-        ponder: result.ponder.map(squares_of::<R>),
+        best: best.map(squares_of::<R>),
+        ponder: ponder.map(squares_of::<R>),
     });
 }

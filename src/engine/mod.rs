@@ -20,6 +20,7 @@
 pub mod draw_params;
 mod game_state;
 mod params;
+pub mod strength;
 pub mod types;
 
 use std::path::PathBuf;
@@ -37,7 +38,7 @@ use crate::search::resources::{PatternSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
 use crate::search::{solved_draws, Control};
-use game_state::{new_game_state, BookHit, VariantGame};
+use game_state::{new_game_state, BookHit, SearchRequest, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
@@ -67,6 +68,9 @@ pub struct Options {
     /// Book moves within this many hundredths of a man of the best book
     /// move are chosen at random (0: always the best).
     pub book_margin: u32,
+    /// Strength level, 1 to `strength::MAX_LEVEL` (full strength); below
+    /// the top, `go think` and `go ponder` play weaker (see `strength`).
+    pub level: u32,
 }
 
 impl Default for Options {
@@ -79,6 +83,7 @@ impl Default for Options {
             threat_plies: 0,
             book: true,
             book_margin: 4,
+            level: strength::MAX_LEVEL,
         }
     }
 }
@@ -357,12 +362,29 @@ impl EngineHost {
             // Nobody listening is no reason to refuse the search.
             let _ = events.send(EngineEvent::Note(note));
         }
+        let mut limits = limits;
+        let weakened = match strength::plan(self.options.level) {
+            Some(plan) if mode != GoMode::Analyze => {
+                if let Some(cap) = plan.nodes {
+                    limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+                }
+                if let Some(cap) = plan.depth {
+                    limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+                }
+                Some((plan, self.next_random()))
+            }
+            _ => None,
+        };
+        let request = SearchRequest {
+            mode,
+            limits,
+            weakened,
+        };
         let handle = self.game.start_search(
             Arc::clone(&self.table),
             Arc::clone(&control),
             &self.options,
-            mode,
-            limits,
+            request,
             events,
         )?;
         self.running = Some(Running { handle, control });

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::game_state::new_game_state;
+use super::strength::{level_for_elo, LEVEL_ELO, MAX_LEVEL};
 use super::types::{EngineError, Param, ParamKind};
 use super::{
     draw_params, resource_settings, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT, MAX_HASH_MIB,
@@ -15,6 +16,9 @@ use crate::book;
 use crate::rules::VariantKind;
 use crate::search::resources::MAX_EGDB_PIECES;
 use crate::search::tt::Table;
+
+/// The largest `elo` accepted.
+const MAX_ELO: usize = 4000;
 
 impl EngineHost {
     /// Every parameter with its current value, `variant` first.
@@ -101,6 +105,20 @@ impl EngineHost {
                 "book moves this many hundredths of a man from the best may be played; 0 = the best",
             ),
             int(
+                "level",
+                self.options.level as usize,
+                1,
+                MAX_LEVEL as usize,
+                "strength level: 1 = beginner .. 8 = full strength (go think and go ponder)",
+            ),
+            int(
+                "elo",
+                LEVEL_ELO[self.options.level as usize - 1] as usize,
+                0,
+                MAX_ELO,
+                "approximate Elo to play at: sets the level measured nearest below it",
+            ),
+            int(
                 "contempt",
                 self.options.contempt,
                 0,
@@ -170,6 +188,8 @@ impl EngineHost {
             }
             "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
             "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
+            "level" => self.options.level = number(1, MAX_LEVEL as usize)? as u32,
+            "elo" => self.options.level = level_for_elo(number(0, MAX_ELO)? as u32),
             "threat-plies" => self.options.threat_plies = number(0, MAX_THREAT_PLIES)?,
             "book" => {
                 self.options.book = match value.trim().to_ascii_lowercase().as_str() {

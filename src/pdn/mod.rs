@@ -12,4 +12,4 @@ pub mod read;
 pub mod write;
 
 pub use read::{game_type, needs_variant_tag, read_games, PdnError, PdnGame, GAME_TYPES};
-pub use write::{game_pdn, GameTags};
+pub use write::{game_pdn, move_text, write_tag, GameTags};

@@ -36,10 +36,7 @@ pub struct GameTags<'a> {
 /// not keep. `moves` must be legal from `start` (a game record's moves are).
 pub fn game_pdn<R: Rules>(tags: &GameTags, start: &Position<R>, moves: &[Move]) -> String {
     let mut out = String::new();
-    let tag = |out: &mut String, name: &str, value: &str| {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{name} \"{value}\"]");
-    };
+    let tag = write_tag;
     tag(&mut out, "Event", tags.event);
     tag(&mut out, "Round", &tags.round.to_string());
     tag(&mut out, "White", tags.players[0]);
@@ -65,16 +62,7 @@ pub fn game_pdn<R: Rules>(tags: &GameTags, start: &Position<R>, moves: &[Move]) 
         // (Black in English checkers: `1. 11-15 23-19 2. ...`); a game
         // from a position where the other side is to move starts `1...`.
         let leads = pos.side_to_move() == R::FIRST_SIDE;
-        let ambiguous = pos
-            .legal_moves()
-            .iter()
-            .any(|m| *m != mv && m.from() == mv.from() && m.to() == mv.to());
-        let style = if ambiguous {
-            MoveStyle::Hub
-        } else {
-            MoveStyle::Short
-        };
-        let text = format_move::<R>(mv, style);
+        let text = move_text(&pos, mv);
         if leads {
             words.push(format!("{number}. {text}"));
         } else if i == 0 {
@@ -94,6 +82,29 @@ pub fn game_pdn<R: Rules>(tags: &GameTags, start: &Position<R>, moves: &[Move]) 
     }
     out.push('\n');
     out
+}
+
+/// A legal move of `pos` as PDN writes it: the short form (`32-28`,
+/// `28x19`), or the Hub long form (`18x2x5x13`: from, to, the captured
+/// squares) for a capture whose start and end squares fit another legal
+/// capture too.
+pub fn move_text<R: Rules>(pos: &Position<R>, mv: Move) -> String {
+    let ambiguous = pos
+        .legal_moves()
+        .iter()
+        .any(|m| *m != mv && m.from() == mv.from() && m.to() == mv.to());
+    let style = if ambiguous {
+        MoveStyle::Hub
+    } else {
+        MoveStyle::Short
+    };
+    format_move::<R>(mv, style)
+}
+
+/// Writes a tag line, `[Name "value"]`, escaping `\` and `"`.
+pub fn write_tag(out: &mut String, name: &str, value: &str) {
+    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(out, "[{name} \"{value}\"]");
 }
 
 #[cfg(test)]
