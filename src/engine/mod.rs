@@ -143,6 +143,7 @@ impl EngineHost {
         // move pays for them.
         std::thread::spawn(|| {
             prepare_certain_draw::<International>();
+            weights_file::builtin(VariantKind::International);
             for kind in VariantKind::ALL {
                 // A shipped book that cannot be read is simply not used.
                 let _ = book::shipped(kind);
@@ -155,7 +156,7 @@ impl EngineHost {
             .collect();
         EngineHost {
             variant: VariantKind::International,
-            table: Arc::new(Table::new(options.hash_mib)),
+            table: warming(options.hash_mib).unwrap_or_else(|_| Arc::new(Table::new(1))),
             options,
             game: new_game_state(
                 VariantKind::International,
@@ -171,6 +172,18 @@ impl EngineHost {
                 .map_or(0, |d| d.as_nanos() as u64)
                 ^ u64::from(std::process::id()).rotate_left(32),
         }
+    }
+
+    /// Builds now, or waits for, what the first search of the current
+    /// variant would otherwise build inside its timed move: the built-in
+    /// weights, the book and the solved-draw table. Hub's `init` calls it
+    /// before answering `ready`.
+    pub fn prepare(&self) {
+        weights_file::builtin(self.variant);
+        prepare_certain_draw_for(self.variant);
+        // Only its reading is wanted here; a book that cannot be read is
+        // simply not used.
+        let _ = self.book();
     }
 
     /// The variant being played.
@@ -333,12 +346,17 @@ impl EngineHost {
             "hash" => {
                 let mib = number(1, MAX_HASH_MIB)?;
                 if mib != self.options.hash_mib {
-                    // Free the old table before allocating the new one; keep
-                    // a table of the old size when the new one cannot be had.
-                    self.table = Arc::new(Table::new(1));
-                    match Table::try_new(mib) {
+                    // Free the old table before allocating the new one (on a
+                    // thread of its own: unmapping gigabytes takes a while);
+                    // keep a table of the old size when the new one cannot
+                    // be had.
+                    let old = std::mem::replace(&mut self.table, Arc::new(Table::new(1)));
+                    let _ = std::thread::Builder::new()
+                        .name("table-free".to_string())
+                        .spawn(move || drop(old));
+                    match warming(mib) {
                         Ok(table) => {
-                            self.table = Arc::new(table);
+                            self.table = table;
                             self.options.hash_mib = mib;
                         }
                         Err(why) => {
@@ -418,7 +436,10 @@ impl EngineHost {
     fn clear_table(&mut self) {
         match Arc::get_mut(&mut self.table) {
             Some(table) => table.clear(),
-            None => self.table = Arc::new(Table::new(self.options.hash_mib)),
+            None => {
+                self.table =
+                    warming(self.options.hash_mib).unwrap_or_else(|_| Arc::new(Table::new(1)));
+            }
         }
     }
 
@@ -596,6 +617,22 @@ impl Drop for EngineHost {
         self.stop();
         self.wait();
     }
+}
+
+/// A new table of `mib` MiB, shared, made at once whatever its size, whose
+/// pages a thread of its own touches now; the searches use each part once
+/// it is touched (`Table::try_new_warming`).
+fn warming(mib: usize) -> Result<Arc<Table>, String> {
+    let table = Arc::new(Table::try_new_warming(mib)?);
+    let warming = Arc::clone(&table);
+    let spawned = std::thread::Builder::new()
+        .name("table-warm".to_string())
+        .spawn(move || warming.warm(|| Arc::strong_count(&warming) > 1));
+    if spawned.is_err() {
+        // No thread to spare: touch it all now.
+        table.warm(|| true);
+    }
+    Ok(table)
 }
 
 /// Answers a `go` with a book move on a thread of its own: one `Info`
