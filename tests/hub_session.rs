@@ -579,3 +579,116 @@ fn the_engine_exits_promptly_at_the_end_of_input_even_mid_search() {
         e.exit_since(quit)
     });
 }
+
+/// The square a `done` line's move starts from.
+fn move_from(done: &str) -> u32 {
+    let mv = field(done, "move").expect("a move");
+    let from = mv.split(['-', 'x']).next().expect("a square");
+    from.parse().expect("a square number")
+}
+
+/// In Brazilian, Russian, Turkish and English the Hub numbering is
+/// pydraughts' by default (moves from White's side; English positions
+/// turned), the PDN numbering with `numbering=pdn`; the move of an error
+/// is named as it was sent.
+#[test]
+fn the_hub_numbering_is_pydraughts_unless_pdn_is_asked_for() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send("set-param name=book value=false");
+    e.send("level depth=3");
+    for variant in ["brazilian", "russian"] {
+        e.send(&format!("set-param name=variant value={variant}"));
+        // pydraughts' 9-13 is the PDN 21-17; Black then moves from 21-32.
+        e.send(&format!("pos pos={START8} moves=\"9-13\""));
+        e.send("go think");
+        let (infos, done, _) = e.search(PATIENCE);
+        assert!((21..=32).contains(&move_from(&done)), "{variant}: {done}");
+        let pv = field(infos.last().expect("info"), "pv").unwrap_or_default();
+        assert!(
+            pv.starts_with(field(&done, "move").unwrap()),
+            "{infos:?} {done}"
+        );
+        // The PDN 21-17 is a Black move in pydraughts' numbering.
+        e.refused(
+            &format!("pos pos={START8} moves=\"21-17\""),
+            "move 1 '21-17' is illegal",
+        );
+    }
+    // Turkish: pydraughts' 17-25 is a3-a4 (the PDN 41-33).
+    let turkish = format!(
+        "W{}{}{}{}",
+        "e".repeat(8),
+        "b".repeat(16),
+        "e".repeat(16),
+        "w".repeat(16)
+    );
+    let turkish = format!("{turkish}{}", "e".repeat(8));
+    e.send("set-param name=variant value=turkish");
+    e.send(&format!("pos pos={turkish} moves=\"17-25\""));
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    assert!((41..=56).contains(&move_from(&done)), "turkish: {done}");
+    // English: pydraughts sends its start turned, `W` for the side that
+    // moves first; Black's men (1-12) move.
+    e.send("set-param name=variant value=english");
+    e.send(&format!("pos pos={START8}"));
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    assert!((9..=12).contains(&move_from(&done)), "english: {done}");
+    // The PDN numbering on request: the same string is White to move.
+    e.send("set-param name=numbering value=pdn");
+    e.send(&format!("pos pos={START8}"));
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    assert!(
+        (21..=24).contains(&move_from(&done)),
+        "english, pdn: {done}"
+    );
+    e.send("set-param name=variant value=brazilian");
+    e.send(&format!("pos pos={START8} moves=\"21-17\""));
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    assert!(
+        (9..=12).contains(&move_from(&done)),
+        "brazilian, pdn: {done}"
+    );
+    e.refused(
+        "set-param name=numbering value=scan",
+        "not one of pydraughts, pdn",
+    );
+    e.send("hub");
+    let lines = e.until(|l| l == "wait", PATIENCE);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=numbering value=pdn type=enum")),
+        "{lines:?}"
+    );
+}
+
+/// A new `hash` is allocated when it is set, at once, and its pages are
+/// touched on a thread of their own: a `go` sent right after it keeps its
+/// move time (writing 2 GiB inside the timed move took seconds).
+#[test]
+fn a_new_hash_size_costs_the_next_move_nothing() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send("set-param name=book value=false");
+    e.send(&format!("pos pos={START10}"));
+    e.send("level move-time=0.2");
+    let mut size = 1024;
+    timed(
+        "set-param hash, then go",
+        Duration::from_millis(350),
+        || {
+            size += 512;
+            let sent = e.send(&format!("set-param name=hash value={size}"));
+            e.send("go think");
+            let (_, done, at) = e.search(PATIENCE);
+            assert!(done.starts_with("done move="), "{done}");
+            at - sent
+        },
+    );
+    e.ping();
+}
