@@ -411,3 +411,27 @@ fn training_lowers_the_held_out_loss() {
         "{stderr}"
     );
 }
+
+/// `tempo train` on a file of fewer batches than `--hold-out` (20) holds
+/// out its last batch instead of refusing to train.
+#[test]
+fn train_on_a_small_file_holds_out_its_last_batch() {
+    let kind = VariantKind::Brazilian;
+    let path = scratch("small.spd");
+    let _ = std::fs::remove_file(&path);
+    let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
+    selfplay::<Brazilian>(&small_config(4), &mut w, &existing, &mut |_| {}).unwrap();
+    drop(w);
+    let out = scratch("small.tpw");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--epochs", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("holding out the last batch"), "{stderr}");
+    assert!(read_file(kind, &out).is_ok());
+}
