@@ -96,6 +96,17 @@ impl Engine {
         e
     }
 
+    /// `tempo hub` after the handshake, ready to time a search: no book
+    /// (the clock of a real search is timed), the position `pos` line,
+    /// `seconds` a move.
+    fn timing(pos: &str, seconds: f64) -> Engine {
+        let mut e = Engine::ready();
+        e.send("set-param name=book value=false");
+        e.send(pos);
+        e.send(&format!("level move-time={seconds}"));
+        e
+    }
+
     /// Writes one line; returns the moment it was written.
     fn send(&mut self, line: &str) -> Instant {
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -351,11 +362,7 @@ fn ping_is_answered_while_searching() {
 #[test]
 fn ponder_waits_for_ponder_hit_then_keeps_the_move_time() {
     let _turn = one_at_a_time();
-    let mut e = Engine::ready();
-    // No book: the clock of a real search is timed.
-    e.send("set-param name=book value=false");
-    e.send(&format!("pos pos={START10} moves=\"32-28\""));
-    e.send("level move-time=0.2");
+    let mut e = Engine::timing(&format!("pos pos={START10} moves=\"32-28\""), 0.2);
     timed(
         "ponder-hit then move-time 0.2",
         Duration::from_millis(250),
@@ -595,8 +602,9 @@ fn move_from(done: &str) -> u32 {
 fn the_hub_numbering_is_pydraughts_unless_pdn_is_asked_for() {
     let _turn = one_at_a_time();
     let mut e = Engine::ready();
-    e.send("set-param name=book value=false");
-    e.send("level depth=3");
+    for line in ["set-param name=book value=false", "level depth=3"] {
+        e.send(line);
+    }
     for variant in ["brazilian", "russian"] {
         e.send(&format!("set-param name=variant value={variant}"));
         // pydraughts' 9-13 is the PDN 21-17; Black then moves from 21-32.
@@ -617,42 +625,31 @@ fn the_hub_numbering_is_pydraughts_unless_pdn_is_asked_for() {
     }
     // Turkish: pydraughts' 17-25 is a3-a4 (the PDN 41-33).
     let turkish = format!(
-        "W{}{}{}{}",
+        "W{}{}{}{}{}",
         "e".repeat(8),
         "b".repeat(16),
         "e".repeat(16),
-        "w".repeat(16)
+        "w".repeat(16),
+        "e".repeat(8)
     );
-    let turkish = format!("{turkish}{}", "e".repeat(8));
-    e.send("set-param name=variant value=turkish");
-    e.send(&format!("pos pos={turkish} moves=\"17-25\""));
-    e.send("go think");
-    let (_, done, _) = e.search(PATIENCE);
-    assert!((41..=56).contains(&move_from(&done)), "turkish: {done}");
-    // English: pydraughts sends its start turned, `W` for the side that
-    // moves first; Black's men (1-12) move.
-    e.send("set-param name=variant value=english");
-    e.send(&format!("pos pos={START8}"));
-    e.send("go think");
-    let (_, done, _) = e.search(PATIENCE);
-    assert!((9..=12).contains(&move_from(&done)), "english: {done}");
-    // The PDN numbering on request: the same string is White to move.
-    e.send("set-param name=numbering value=pdn");
-    e.send(&format!("pos pos={START8}"));
-    e.send("go think");
-    let (_, done, _) = e.search(PATIENCE);
-    assert!(
-        (21..=24).contains(&move_from(&done)),
-        "english, pdn: {done}"
-    );
-    e.send("set-param name=variant value=brazilian");
-    e.send(&format!("pos pos={START8} moves=\"21-17\""));
-    e.send("go think");
-    let (_, done, _) = e.search(PATIENCE);
-    assert!(
-        (9..=12).contains(&move_from(&done)),
-        "brazilian, pdn: {done}"
-    );
+    // (setting, position, moves, squares the answer may start from); the
+    // settings last: English in the PDN numbering reads the same string
+    // as White to move.
+    let cases = [
+        ("variant value=turkish", turkish.as_str(), "17-25", 41..=56),
+        // pydraughts sends its English start turned, `W` for the side that
+        // moves first: Black's men (1-12) move.
+        ("variant value=english", START8, "", 9..=12),
+        ("numbering value=pdn", START8, "", 21..=24),
+        ("variant value=brazilian", START8, "21-17", 9..=12),
+    ];
+    for (setting, position, moves, from) in cases {
+        e.send(&format!("set-param name={setting}"));
+        e.send(&format!("pos pos={position} moves=\"{moves}\""));
+        e.send("go think");
+        let (_, done, _) = e.search(PATIENCE);
+        assert!(from.contains(&move_from(&done)), "{setting}: {done}");
+    }
     e.refused(
         "set-param name=numbering value=scan",
         "not one of pydraughts, pdn",
@@ -673,10 +670,7 @@ fn the_hub_numbering_is_pydraughts_unless_pdn_is_asked_for() {
 #[test]
 fn a_new_hash_size_costs_the_next_move_nothing() {
     let _turn = one_at_a_time();
-    let mut e = Engine::ready();
-    e.send("set-param name=book value=false");
-    e.send(&format!("pos pos={START10}"));
-    e.send("level move-time=0.2");
+    let mut e = Engine::timing(&format!("pos pos={START10}"), 0.2);
     let mut size = 1024;
     timed(
         "set-param hash, then go",

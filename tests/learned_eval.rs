@@ -324,17 +324,23 @@ fn selfplay_is_reproducible_resumes_and_shards() {
     assert_eq!(shards, sorted(&whole));
 }
 
+/// A fresh Brazilian self-play data file `name` played by `config`.
+fn selfplay_file(name: &str, config: &SelfplayConfig) -> PathBuf {
+    let path = scratch(name);
+    let _ = std::fs::remove_file(&path);
+    let (mut w, existing) = DataWriter::open(&path, VariantKind::Brazilian).unwrap();
+    selfplay::<Brazilian>(config, &mut w, &existing, &mut |_| {}).unwrap();
+    path
+}
+
 #[test]
 fn training_lowers_the_held_out_loss() {
     let kind = VariantKind::Brazilian;
-    let path = scratch("train.spd");
-    let _ = std::fs::remove_file(&path);
-    let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
     let config = SelfplayConfig {
         batch_games: 4,
         ..small_config(160)
     };
-    selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+    let path = selfplay_file("train.spd", &config);
     let layout = Layout::of::<<Brazilian as Rules>::Geometry>();
     let mut train = Samples::new(layout);
     for chunk in read_data(&path, kind).unwrap() {
@@ -417,11 +423,7 @@ fn training_lowers_the_held_out_loss() {
 #[test]
 fn train_on_a_small_file_holds_out_its_last_batch() {
     let kind = VariantKind::Brazilian;
-    let path = scratch("small.spd");
-    let _ = std::fs::remove_file(&path);
-    let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
-    selfplay::<Brazilian>(&small_config(4), &mut w, &existing, &mut |_| {}).unwrap();
-    drop(w);
+    let path = selfplay_file("small.spd", &small_config(4));
     let out = scratch("small.tpw");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg("train")
