@@ -3,10 +3,13 @@
 //!
 //! It answers `hub`, `set-param name=variant`, `init`, `pos`, `go` and
 //! `quit`; everything else is ignored. The seed comes from the first
-//! argument (default 1), so its games are reproducible.
+//! argument (default 1), so its games are reproducible. It speaks the Hub
+//! numbering of each variant (pydraughts', as `tempo hub` does by default),
+//! translating with `protocol::hub::Wire`.
 
 use std::io::{BufRead, Write};
 
+use tempo::protocol::hub::{Numbering, Wire};
 use tempo::rules::notation::{format_move, parse_move, parse_position};
 use tempo::rules::{MoveStyle, Rules, VariantKind};
 
@@ -20,11 +23,13 @@ fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     }
 }
 
-/// A random legal move of the position `pos` + `moves`, in Hub form.
+/// A random legal move of the position `pos` + `moves`, in Hub form; all
+/// three in the Hub numbering of `R`.
 fn choose<R: Rules>(pos: &str, moves: &str, seed: &mut u64) -> Option<String> {
-    let mut p = parse_position::<R>(pos).ok()?;
+    let wire = Wire::new(R::KIND, Numbering::default());
+    let mut p = parse_position::<R>(&wire.position(pos)).ok()?;
     for text in moves.split_whitespace() {
-        p = p.play(parse_move(&p, text).ok()?);
+        p = p.play(parse_move(&p, &wire.move_text(text)).ok()?);
     }
     let legal = p.legal_moves();
     if legal.is_empty() {
@@ -34,7 +39,7 @@ fn choose<R: Rules>(pos: &str, moves: &str, seed: &mut u64) -> Option<String> {
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
     let mv = legal.as_slice()[(*seed >> 33) as usize % legal.len()];
-    Some(format_move::<R>(mv, MoveStyle::Hub))
+    Some(wire.move_text(&format_move::<R>(mv, MoveStyle::Hub)))
 }
 
 fn main() {

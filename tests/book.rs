@@ -148,6 +148,10 @@ fn bad_files_are_refused_with_file_and_line() {
     // Headers: missing, malformed, of another variant.
     let (line, kind, _) = error_of(&format!("{start}end 1\n"));
     assert_eq!((line, kind), (1, BookErrorKind::MissingHeader));
+    // Another kind of file is not a book, rather than a truncated one.
+    let (line, kind, text) = error_of("root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:\n");
+    assert_eq!((line, kind), (1, BookErrorKind::MissingHeader));
+    assert!(text.contains("not a book file"), "{text}");
     let (line, kind, _) = error_of(&format!(
         "tempo-book 2 variant=international\n{start}end 1\n"
     ));
@@ -463,15 +467,26 @@ fn probe_prints_the_book_moves_best_first() {
     let after = "W:W28,31,33-50:B1-18,20,23";
     let out = tempo(&["book", "probe", "--book", &path, "--fen", after]);
     assert_eq!(out, "move=28x19x23 score=0.10 depth=2 weight=1\n");
-    let out = tempo(&[
-        "book",
-        "probe",
-        "--book",
-        &path,
-        "--fen",
-        "W:W31-50:B1-19,21",
-    ]);
-    assert_eq!(out, "", "a position outside the book prints nothing");
+    // A position outside the book: nothing on standard output, a word on
+    // standard error, exit status 1.
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args([
+            "book",
+            "probe",
+            "--book",
+            &path,
+            "--fen",
+            "W:W31-50:B1-19,21",
+        ])
+        .output()
+        .expect("run tempo");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("is not in") && said.contains("probe.book"),
+        "{said}"
+    );
     // The shipped books: every legal first move, each line a move.
     for (variant, count) in [("international", 9), ("brazilian", 7)] {
         let out = tempo(&["book", "probe", "--variant", variant]);

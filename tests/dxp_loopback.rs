@@ -106,11 +106,28 @@ fn two_processes_play_a_game_over_loopback_and_their_logs_agree() {
         server_out.iter().any(|l| l.starts_with("game 1 over")),
         "{server_out:?}"
     );
+    // The game is followed as it goes: a line for every move, ours and the
+    // opponent's, between the start and the end.
+    let move_lines: Vec<&String> = server_out
+        .iter()
+        .filter(|l| l.starts_with("  ply "))
+        .collect();
+    assert!(
+        move_lines
+            .first()
+            .is_some_and(|l| l.starts_with("  ply 1, white (server): ")),
+        "{server_out:?}"
+    );
+    assert!(
+        move_lines.iter().any(|l| l.contains(", black (client): ")),
+        "{server_out:?}"
+    );
 
     let server_log = std::fs::read_to_string(&server_pdn).expect("server PDN");
     let client_log = std::fs::read_to_string(&client_pdn).expect("client PDN");
     assert_eq!(moves(&server_log), moves(&client_log));
     assert!(moves(&server_log).len() > 10, "{server_log}");
+    assert_eq!(move_lines.len(), moves(&server_log).len(), "{server_out:?}");
     let result = tag(&server_log, "Result");
     assert_eq!(result, tag(&client_log, "Result"));
     assert_ne!(result, "*", "{server_log}");

@@ -450,6 +450,45 @@ fn the_engine_says_once_what_tables_it_loaded() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A root the tables solve is answered after one iteration: a fixed move
+/// time is not spent repeating the same verdict a hundred depths deep (it
+/// printed about 110 identical lines, depth 10 to 120).
+#[test]
+fn a_root_the_tables_solve_is_answered_after_one_iteration() {
+    use std::time::{Duration, Instant};
+    use tempo::engine::{EngineEvent, EngineHost, GoMode, Limits};
+    let dir = scratch("solved-root");
+    built::<International>(&dir, 3);
+    let mut engine = EngineHost::new();
+    engine.set_param("book", "false").unwrap();
+    engine
+        .set_param("egdb-path", dir.to_str().unwrap())
+        .unwrap();
+    // Drawn (two kings against one) and won (a king against a man).
+    for fen in ["W:WK1,K2:BK46", "W:WK1:B30"] {
+        engine.set_position(fen, &[]).unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let limits = Limits {
+            move_time: Some(Duration::from_secs(2)),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        engine.go(GoMode::Think, limits, tx).unwrap();
+        engine.wait();
+        let took = started.elapsed();
+        let infos: Vec<u32> = rx
+            .try_iter()
+            .filter_map(|e| match e {
+                EngineEvent::Info(info) => Some(info.depth),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(infos, [1], "{fen}: one iteration");
+        assert!(took < Duration::from_secs(1), "{fen}: {took:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Counts of won, drawn and lost positions (for White, to move) of slice
 /// `m` among those `keep` accepts, and the longest win in plies.
 fn tally<R: Rules>(db: &Egdb<R>, m: &str, keep: impl Fn(&Position<R>) -> bool) -> [u64; 4] {

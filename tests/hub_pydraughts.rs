@@ -1,9 +1,12 @@
 //! A real Hub client: pydraughts' `HubEngine` drives `tempo hub` through
 //! complete games of every variant pydraughts shares with tempo
 //! (International, Brazilian, Russian, English, Italian, antidraughts,
-//! breakthrough), engine against itself and against a random mover,
-//! checking every move against its own legal moves, failing on any protocol
-//! error, and demanding that the engine beat the random mover every time.
+//! breakthrough, Frisian, Frysk! and Turkish), every engine move through
+//! `HubEngine.play()` as a user or a lidraughts bot calls it (no
+//! translation of pydraughts' numbering by the script), engine against
+//! itself and against a random mover, checking every move against its own
+//! legal moves, failing on any protocol error, and demanding that the
+//! engine beat the random mover every time.
 //! The games themselves are in `tests/pydraughts/play_games.py`; see its
 //! docstring.
 //!

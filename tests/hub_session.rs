@@ -96,6 +96,17 @@ impl Engine {
         e
     }
 
+    /// `tempo hub` after the handshake, ready to time a search: no book
+    /// (the clock of a real search is timed), the position `pos` line,
+    /// `seconds` a move.
+    fn timing(pos: &str, seconds: f64) -> Engine {
+        let mut e = Engine::ready();
+        e.send("set-param name=book value=false");
+        e.send(pos);
+        e.send(&format!("level move-time={seconds}"));
+        e
+    }
+
     /// Writes one line; returns the moment it was written.
     fn send(&mut self, line: &str) -> Instant {
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -374,11 +385,7 @@ fn ping_is_answered_while_searching() {
 #[test]
 fn ponder_waits_for_ponder_hit_then_keeps_the_move_time() {
     let _turn = one_at_a_time();
-    let mut e = Engine::ready();
-    // No book: the clock of a real search is timed.
-    e.send("set-param name=book value=false");
-    e.send(&format!("pos pos={START10} moves=\"32-28\""));
-    e.send("level move-time=0.2");
+    let mut e = Engine::timing(&format!("pos pos={START10} moves=\"32-28\""), 0.2);
     timed(
         "ponder-hit then move-time 0.2",
         Duration::from_millis(250),
@@ -601,4 +608,104 @@ fn the_engine_exits_promptly_at_the_end_of_input_even_mid_search() {
         let quit = e.send("quit");
         e.exit_since(quit)
     });
+}
+
+/// The square a `done` line's move starts from.
+fn move_from(done: &str) -> u32 {
+    let mv = field(done, "move").expect("a move");
+    let from = mv.split(['-', 'x']).next().expect("a square");
+    from.parse().expect("a square number")
+}
+
+/// In Brazilian, Russian, Turkish and English the Hub numbering is
+/// pydraughts' by default (moves from White's side; English positions
+/// turned), the PDN numbering with `numbering=pdn`; the move of an error
+/// is named as it was sent.
+#[test]
+fn the_hub_numbering_is_pydraughts_unless_pdn_is_asked_for() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    for line in ["set-param name=book value=false", "level depth=3"] {
+        e.send(line);
+    }
+    for variant in ["brazilian", "russian"] {
+        e.send(&format!("set-param name=variant value={variant}"));
+        // pydraughts' 9-13 is the PDN 21-17; Black then moves from 21-32.
+        e.send(&format!("pos pos={START8} moves=\"9-13\""));
+        e.send("go think");
+        let (infos, done, _) = e.search(PATIENCE);
+        assert!((21..=32).contains(&move_from(&done)), "{variant}: {done}");
+        let pv = field(infos.last().expect("info"), "pv").unwrap_or_default();
+        assert!(
+            pv.starts_with(field(&done, "move").unwrap()),
+            "{infos:?} {done}"
+        );
+        // The PDN 21-17 is a Black move in pydraughts' numbering.
+        e.refused(
+            &format!("pos pos={START8} moves=\"21-17\""),
+            "move 1 '21-17' is illegal",
+        );
+    }
+    // Turkish: pydraughts' 17-25 is a3-a4 (the PDN 41-33).
+    let turkish = format!(
+        "W{}{}{}{}{}",
+        "e".repeat(8),
+        "b".repeat(16),
+        "e".repeat(16),
+        "w".repeat(16),
+        "e".repeat(8)
+    );
+    // (setting, position, moves, squares the answer may start from); the
+    // settings last: English in the PDN numbering reads the same string
+    // as White to move.
+    let cases = [
+        ("variant value=turkish", turkish.as_str(), "17-25", 41..=56),
+        // pydraughts sends its English start turned, `W` for the side that
+        // moves first: Black's men (1-12) move.
+        ("variant value=english", START8, "", 9..=12),
+        ("numbering value=pdn", START8, "", 21..=24),
+        ("variant value=brazilian", START8, "21-17", 9..=12),
+    ];
+    for (setting, position, moves, from) in cases {
+        e.send(&format!("set-param name={setting}"));
+        e.send(&format!("pos pos={position} moves=\"{moves}\""));
+        e.send("go think");
+        let (_, done, _) = e.search(PATIENCE);
+        assert!(from.contains(&move_from(&done)), "{setting}: {done}");
+    }
+    e.refused(
+        "set-param name=numbering value=scan",
+        "not one of pydraughts, pdn",
+    );
+    e.send("hub");
+    let lines = e.until(|l| l == "wait", PATIENCE);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=numbering value=pdn type=enum")),
+        "{lines:?}"
+    );
+}
+
+/// A new `hash` is allocated when it is set, at once, and its pages are
+/// touched on a thread of their own: a `go` sent right after it keeps its
+/// move time (writing 2 GiB inside the timed move took seconds).
+#[test]
+fn a_new_hash_size_costs_the_next_move_nothing() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::timing(&format!("pos pos={START10}"), 0.2);
+    let mut size = 1024;
+    timed(
+        "set-param hash, then go",
+        Duration::from_millis(350),
+        || {
+            size += 512;
+            let sent = e.send(&format!("set-param name=hash value={size}"));
+            e.send("go think");
+            let (_, done, at) = e.search(PATIENCE);
+            assert!(done.starts_with("done move="), "{done}");
+            at - sent
+        },
+    );
+    e.ping();
 }

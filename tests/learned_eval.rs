@@ -325,17 +325,23 @@ fn selfplay_is_reproducible_resumes_and_shards() {
     assert_eq!(shards, sorted(&whole));
 }
 
+/// A fresh Brazilian self-play data file `name` played by `config`.
+fn selfplay_file(name: &str, config: &SelfplayConfig<Brazilian>) -> PathBuf {
+    let path = scratch(name);
+    let _ = std::fs::remove_file(&path);
+    let (mut w, existing) = DataWriter::open(&path, VariantKind::Brazilian).unwrap();
+    selfplay::<Brazilian>(config, &mut w, &existing, &mut |_| {}).unwrap();
+    path
+}
+
 #[test]
 fn training_lowers_the_held_out_loss() {
     let kind = VariantKind::Brazilian;
-    let path = scratch("train.spd");
-    let _ = std::fs::remove_file(&path);
-    let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
     let config = SelfplayConfig {
         batch_games: 4,
         ..small_config(160)
     };
-    selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
+    let path = selfplay_file("train.spd", &config);
     let layout = Layout::of::<<Brazilian as Rules>::Geometry>();
     let mut train = Samples::new(layout);
     for chunk in read_data(&path, kind).unwrap() {
@@ -411,4 +417,24 @@ fn training_lowers_the_held_out_loss() {
         !output.status.success() && stderr.contains("leave one out"),
         "{stderr}"
     );
+}
+
+/// `tempo train` on a file of fewer batches than `--hold-out` (20) holds
+/// out its last batch instead of refusing to train.
+#[test]
+fn train_on_a_small_file_holds_out_its_last_batch() {
+    let kind = VariantKind::Brazilian;
+    let path = selfplay_file("small.spd", &small_config(4));
+    let out = scratch("small.tpw");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--epochs", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("holding out the last batch"), "{stderr}");
+    assert!(read_file(kind, &out).is_ok());
 }

@@ -1,8 +1,9 @@
 //! `tempo match` end to end: `tempo hub` plays refereed games against itself
 //! and against a random mover (the `random_mover` example), written to PDN
 //! that replays legally; in every variant it beats the random mover; an engine that plays an illegal move, crashes or
-//! never answers forfeits and the failure is counted by kind; bad arguments
-//! are refused with a message.
+//! never answers forfeits and the failure is counted by kind; an engine
+//! that cannot start or finish the handshake stops the match with an error;
+//! bad arguments are refused with a message.
 
 use std::process::Command;
 
@@ -346,24 +347,67 @@ fn bad_arguments_are_refused_with_a_message() {
     }
 }
 
-#[test]
-fn an_engine_that_cannot_start_loses_its_games() {
+/// `tempo match` against `tempo hub` and `other`: the exit status, standard
+/// output and standard error, and how long it took.
+fn match_against(other: &str) -> (Option<i32>, String, String, std::time::Duration) {
     let exe = env!("CARGO_BIN_EXE_tempo");
+    let started = std::time::Instant::now();
     let out = tempo()
-        .args(["match", "--games", "2", "--depth", "2"])
-        .args([
-            "--engine",
-            &format!("{exe} hub"),
-            "--engine",
-            "/no/such/engine",
-        ])
+        .args(["match", "--games", "4", "--depth", "2"])
+        .args(["--engine", &format!("{exe} hub"), "--engine", other])
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("cannot start"), "{stdout}");
-    let last = stdout.lines().last().unwrap();
-    assert!(last.starts_with("wins=2 draws=0 losses=0"), "{last}");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// An engine that cannot start is no game: the match stops at once with an
+/// error naming it and the command, exits non-zero and scores nothing (it
+/// used to score every game as a crash win and exit 0).
+#[test]
+fn an_engine_that_cannot_start_stops_the_match() {
+    let (code, stdout, stderr, _) = match_against("/no/such/engine hub");
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("engine 2 cannot start"), "{stderr}");
+    assert!(stderr.contains("/no/such/engine hub"), "{stderr}");
+    assert!(stderr.contains("no game was played"), "{stderr}");
+    assert!(!stdout.contains("game "), "{stdout}");
+    assert!(!stdout.contains("wins="), "{stdout}");
+}
+
+/// An engine that exits before the handshake: its standard error is shown.
+#[test]
+fn an_engine_that_exits_at_once_shows_its_standard_error() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    // A typo in the engine's arguments: tempo refuses them and exits.
+    let (code, stdout, stderr, _) = match_against(&format!("{exe} hubb"));
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("its standard error"), "{stderr}");
+    assert!(stderr.contains("hubb"), "{stderr}");
+    assert!(!stdout.contains("wins="), "{stdout}");
+}
+
+/// Engines that never finish the handshake (one silent, one that echoes
+/// what it is sent) stop the match within seconds, not 30 s a game.
+#[test]
+fn an_engine_that_never_answers_the_handshake_stops_the_match_in_seconds() {
+    for other in ["sleep 100", "cat"] {
+        let (code, stdout, stderr, took) = match_against(other);
+        assert_eq!(code, Some(2), "{other}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("sent no 'wait' in time"),
+            "{other}: {stderr}"
+        );
+        assert!(!stdout.contains("wins="), "{other}: {stdout}");
+        assert!(
+            took < std::time::Duration::from_secs(12),
+            "{other}: {took:?}"
+        );
+    }
 }
 
 #[test]

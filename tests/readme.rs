@@ -264,3 +264,24 @@ fn continuation_lines_are_joined_and_other_languages_left_out() {
         None
     );
 }
+
+/// The top-level `--help` names every variant the engine plays (it left
+/// out Frisian, Frysk! and Turkish).
+#[test]
+fn the_top_level_help_names_every_variant() {
+    use clap::CommandFactory;
+    use tempo::rules::VariantKind;
+    let help = Cli::command().render_help().to_string().to_lowercase();
+    for kind in VariantKind::ALL {
+        // The command-line name, or its words (`losing-brazilian`: losing
+        // draughts on 8x8).
+        let words: &[&str] = match kind {
+            VariantKind::LosingBrazilian => &["losing", "8x8"],
+            VariantKind::Frysk => &["frysk!"],
+            _ => &[kind.name()],
+        };
+        for word in words {
+            assert!(help.contains(word), "{kind:?}: '{word}' not in\n{help}");
+        }
+    }
+}

@@ -2,10 +2,17 @@
 //!
 //! A reader thread turns the engine's stdout into lines on a channel (end of
 //! output becomes `None`), so every wait has a deadline and a silent or dead
-//! engine costs the game, never the match.
+//! engine costs the game, never the match. Another keeps the end of its
+//! standard error, to show when it fails.
+//!
+//! Positions and moves go out and come back in the Hub numbering of the
+//! variant (`protocol::hub::numbering`, pydraughts' by default), the one
+//! `tempo hub` and the engines written for pydraughts speak; the referee
+//! keeps them in the PDN numbering.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -13,11 +20,19 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 use crate::protocol::hub::codec::{
     format_level, parse_args, split_command as split_line, value_of,
 };
-use crate::protocol::hub::LevelUpdate;
+use crate::protocol::hub::{LevelUpdate, Numbering, Wire};
 use crate::rules::VariantKind;
 
-/// How long an engine may take to start (`hub` … `wait`, `init` … `ready`).
-const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long an engine may take to answer `hub` with `wait`: it has only to
+/// start and list its parameters.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long an engine may take to answer `init` with `ready`, after the
+/// parameters (which may load files: books, endgame tables).
+const READY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// How much of the end of an engine's standard error is kept.
+const STDERR_KEPT: usize = 2000;
 
 /// How to start one engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +79,10 @@ pub struct HubClient {
     lines: Receiver<Option<String>>,
     /// The score (in men) of the last `info` line of the last search.
     pub last_score: Option<f64>,
+    /// The Hub numbering of the variant played.
+    wire: Wire,
+    /// The end of the engine's standard error, and whether it is closed.
+    stderr: Arc<Mutex<(String, bool)>>,
 }
 
 /// Splits a command line into words: white space separates, double or
@@ -117,9 +136,14 @@ impl HubClient {
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| ClientError::Spawn(format!("{}: {e}", spec.command)))?;
+        let stderr = Arc::new(Mutex::new((String::new(), false)));
+        if let Some(pipe) = child.stderr.take() {
+            let kept = Arc::clone(&stderr);
+            std::thread::spawn(move || keep_tail(pipe, &kept));
+        }
         let stdin = child
             .stdin
             .take()
@@ -148,21 +172,66 @@ impl HubClient {
             stdin,
             lines: rx,
             last_score: None,
+            wire: Wire::new(variant, Numbering::default()),
+            stderr,
         };
-        client.send("hub")?;
-        client.wait_for("wait", START_TIMEOUT)?;
+        client
+            .handshake(spec, variant)
+            .map_err(|e| client.with_stderr(e))?;
+        Ok(client)
+    }
+
+    /// `hub` … `wait`, the variant and the options, `init` … `ready`.
+    fn handshake(&mut self, spec: &EngineSpec, variant: VariantKind) -> Result<(), ClientError> {
+        self.send("hub")?;
+        self.wait_for("wait", HANDSHAKE_TIMEOUT)?;
         if variant != VariantKind::International {
-            client.send(&format!(
+            self.send(&format!(
                 "set-param name=variant value={}",
                 variant.hub_name()
             ))?;
         }
         for (name, value) in &spec.options {
-            client.send(&format!("set-param name={name} value=\"{value}\""))?;
+            self.send(&format!("set-param name={name} value=\"{value}\""))?;
         }
-        client.send("init")?;
-        client.wait_for("ready", START_TIMEOUT)?;
-        Ok(client)
+        self.send("init")?;
+        self.wait_for("ready", READY_TIMEOUT)?;
+        Ok(())
+    }
+
+    /// `error` with the end of the engine's standard error added, once the
+    /// engine has closed it or after a moment.
+    fn with_stderr(&self, error: ClientError) -> ClientError {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let tail = loop {
+            let (text, closed) = self
+                .stderr
+                .lock()
+                .map(|kept| kept.clone())
+                .unwrap_or_default();
+            if closed || Instant::now() >= deadline {
+                break text;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let tail = tail.trim();
+        if tail.is_empty() {
+            return error;
+        }
+        const SAID: &str = "; its standard error:";
+        let add = |s: String| {
+            if s.contains(SAID) {
+                s
+            } else {
+                format!("{s}{SAID}\n{tail}")
+            }
+        };
+        match error {
+            ClientError::Spawn(s) => ClientError::Spawn(add(s)),
+            ClientError::Crashed(s) => ClientError::Crashed(add(s)),
+            ClientError::Timeout(s) => ClientError::Timeout(add(s)),
+            ClientError::Protocol(s) => ClientError::Protocol(add(s)),
+        }
     }
 
     /// The engine's name in this match.
@@ -191,10 +260,12 @@ impl HubClient {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(Some(line)) => Ok(line),
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(ClientError::Crashed(format!(
-                "{} closed its output while we waited for '{waiting_for}'",
-                self.name
-            ))),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                Err(self.with_stderr(ClientError::Crashed(format!(
+                    "{} closed its output while we waited for '{waiting_for}'",
+                    self.name
+                ))))
+            }
             Err(RecvTimeoutError::Timeout) => Err(ClientError::Timeout(format!(
                 "{} sent no '{waiting_for}' in time",
                 self.name
@@ -217,9 +288,11 @@ impl HubClient {
         level: &LevelUpdate,
         deadline: Duration,
     ) -> Result<(String, Duration), ClientError> {
+        let start = self.wire.position(start);
         if moves.is_empty() {
             self.send(&format!("pos pos={start}"))?;
         } else {
+            let moves: Vec<String> = moves.iter().map(|m| self.wire.move_text(m)).collect();
             self.send(&format!("pos pos={start} moves=\"{}\"", moves.join(" ")))?;
         }
         self.send(&format_level(level))?;
@@ -251,7 +324,7 @@ impl HubClient {
                                 self.name
                             ))
                         })?;
-                    return Ok((mv, started.elapsed()));
+                    return Ok((self.wire.move_text(&mv), started.elapsed()));
                 }
                 ("error", _) => {
                     return Err(ClientError::Protocol(format!("{} said: {line}", self.name)));
@@ -259,6 +332,31 @@ impl HubClient {
                 _ => {}
             }
         }
+    }
+}
+
+/// Reads `pipe` to its end, keeping its last `STDERR_KEPT` bytes (on
+/// character boundaries) in `kept`, then marks it closed.
+fn keep_tail(mut pipe: impl Read, kept: &Mutex<(String, bool)>) {
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = pipe.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        let Ok(mut kept) = kept.lock() else {
+            return;
+        };
+        kept.0.push_str(&String::from_utf8_lossy(&buf[..n]));
+        if kept.0.len() > STDERR_KEPT {
+            let mut cut = kept.0.len() - STDERR_KEPT;
+            while !kept.0.is_char_boundary(cut) {
+                cut += 1;
+            }
+            kept.0.drain(..cut);
+        }
+    }
+    if let Ok(mut kept) = kept.lock() {
+        kept.1 = true;
     }
 }
 

@@ -6,7 +6,9 @@
 //! Game `i` plays opening `i / 2` (cycling through the set); the first
 //! engine has White in even games, so every opening is played with both
 //! colours. `concurrency` workers each own one process of each engine, and
-//! restart an engine after it failed a game.
+//! restart an engine after it failed a game. An engine that cannot be
+//! started (or restarted), or does not finish the handshake, stops the
+//! match: that is no game, and no result counts it.
 
 pub mod client;
 pub mod openings;
@@ -203,13 +205,34 @@ impl GameRecord {
     }
 }
 
+/// An engine that could not be started: the match stops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartFailure {
+    /// Which engine: 0 for the first, 1 for the second.
+    pub engine: usize,
+    /// What went wrong, its standard error included when it said anything.
+    pub error: client::ClientError,
+}
+
+impl std::fmt::Display for StartFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "engine {} {}", self.engine + 1, self.error)
+    }
+}
+
 /// Runs a match; `on_game` sees every finished game in the order they end.
-/// Returns the tally of the first engine.
-pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, &Tally)) -> Tally {
+/// Returns the tally of the first engine, and the start failure that
+/// stopped the match early, if one did (the games in progress then are
+/// played out and counted; the failed start is not a game).
+pub fn run_match(
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord, &Tally),
+) -> (Tally, Option<StartFailure>) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = crossbeam_channel::unbounded::<GameRecord>();
+    let (tx, rx) = crossbeam_channel::unbounded::<Result<GameRecord, StartFailure>>();
     let mut tally = Tally::default();
+    let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
@@ -218,6 +241,14 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, &Tal
         }
         drop(tx);
         for record in rx.iter() {
+            let record = match record {
+                Ok(record) => record,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
             let points = record.first_points();
             if points > 0.75 {
                 tally.wins += 1;
@@ -234,7 +265,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, &Tal
             }
         }
     });
-    tally
+    (tally, failure)
 }
 
 /// One worker: takes game numbers until none is left, with its own engine
@@ -243,7 +274,7 @@ fn worker(
     config: &MatchConfig,
     next: &AtomicUsize,
     stop: &AtomicBool,
-    results: Sender<GameRecord>,
+    results: Sender<Result<GameRecord, StartFailure>>,
 ) {
     let mut clients: [Option<HubClient>; 2] = [None, None];
     loop {
@@ -255,19 +286,20 @@ fn worker(
             return;
         }
         let record = crate::rules::with_rules!(config.variant, R => play_game::<R>(config, index, &mut clients));
-        if results.send(record).is_err() {
+        let failed = record.is_err();
+        if results.send(record).is_err() || failed {
             return;
         }
     }
 }
 
 /// Plays game `index`; an engine that fails loses the game and is restarted
-/// for the next one.
+/// for the next one. An engine that cannot be started is no game: `Err`.
 fn play_game<R: Rules>(
     config: &MatchConfig,
     index: usize,
     clients: &mut [Option<HubClient>; 2],
-) -> GameRecord {
+) -> Result<GameRecord, StartFailure> {
     let opening = config.openings[(index / 2) % config.openings.len()].clone();
     let first_is_white = index.is_multiple_of(2);
     let mut record = GameRecord {
@@ -289,14 +321,14 @@ fn play_game<R: Rules>(
         Ok(p) => p,
         Err(e) => {
             record.reason = format!("bad opening: {e}");
-            return record;
+            return Ok(record);
         }
     };
     let mut game = Game::new(start);
     for text in &opening.moves {
         if let Err(e) = game.play_text(text) {
             record.reason = format!("bad opening: {e}");
-            return record;
+            return Ok(record);
         }
     }
     for (slot, client) in clients.iter_mut().enumerate() {
@@ -305,22 +337,28 @@ fn play_game<R: Rules>(
             None => false,
         };
         if !ready {
-            match HubClient::start(&config.engines[slot], config.variant) {
-                Ok(c) => *client = Some(c),
-                Err(e) => {
-                    *client = None;
-                    let side = if slot_of(Side::White) == slot {
-                        Side::White
-                    } else {
-                        Side::Black
-                    };
-                    let failure = Failure::new(slot, FailureKind::of(&e));
-                    let why = format!("{}: {e}", config.engines[slot].name);
-                    return forfeit(record, side, failure, why);
-                }
-            }
+            *client = None;
+            let started = HubClient::start(&config.engines[slot], config.variant);
+            *client = Some(started.map_err(|error| StartFailure {
+                engine: slot,
+                error,
+            })?);
         }
     }
+    Ok(play_moves::<R>(
+        config, record, &opening, game, clients, &slot_of,
+    ))
+}
+
+/// Plays the game from its opening to its end.
+fn play_moves<R: Rules>(
+    config: &MatchConfig,
+    mut record: GameRecord,
+    opening: &Opening,
+    mut game: Game<R>,
+    clients: &mut [Option<HubClient>; 2],
+    slot_of: &dyn Fn(Side) -> usize,
+) -> GameRecord {
     let mut clocks = [Clock::new(config.control), Clock::new(config.control)];
     let (mut ahead, mut behind) = ([0u32; 2], [0u32; 2]);
     let mut quiet_plies = 0u32;

@@ -106,11 +106,24 @@ impl fmt::Display for Tally {
             self.score() * 100.0
         )?;
         match self.elo() {
-            Some((elo, margin)) => write!(f, " Elo {elo:+.0} ± {margin:.0}"),
+            Some((elo, margin)) => write!(
+                f,
+                " Elo {:+.0} ± {:.0}",
+                rounded(elo, 0),
+                rounded(margin, 0)
+            ),
             None if self.games() > 0 => write!(f, " Elo unbounded"),
             None => Ok(()),
         }
     }
+}
+
+/// `x` rounded to `decimals` places, never a negative zero (an even score
+/// printed `elo=-0.0`).
+pub fn rounded(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    // Adding +0.0 turns -0.0 into +0.0 and changes nothing else.
+    (x * scale).round() / scale + 0.0
 }
 
 /// Elo difference of a mean score.
@@ -223,6 +236,20 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_even_score_prints_no_negative_zero() {
+        let even = Tally {
+            wins: 0,
+            draws: 2,
+            losses: 0,
+        };
+        let (elo, _) = even.elo().expect("bounded");
+        assert_eq!(format!("{:.1}", rounded(elo, 1)), "0.0");
+        assert_eq!(format!("{:.1}", rounded(-0.04, 1)), "0.0");
+        assert_eq!(format!("{:.1}", rounded(-0.06, 1)), "-0.1");
+        assert!(even.to_string().contains("Elo +0 "), "{even}");
+    }
 
     #[test]
     fn elo_of_common_scores() {

@@ -100,7 +100,7 @@ impl fmt::Display for BookErrorKind {
             BookErrorKind::Io(why) => f.write_str(why),
             BookErrorKind::MissingHeader => write!(
                 f,
-                "expected the header 'tempo-book {FORMAT_VERSION} variant=<name>' first"
+                "not a book file: a book starts with the header 'tempo-book {FORMAT_VERSION} variant=<name>'"
             ),
             BookErrorKind::BadHeader(text) => write!(
                 f,
@@ -263,6 +263,13 @@ impl Book {
             let t = l.trim();
             !t.is_empty() && !t.starts_with('#')
         };
+        // Another kind of file (a text without the header) is named as such
+        // first: that it also lacks an `end` line says nothing more.
+        if let Some(first) = lines.iter().position(meaningful) {
+            if !lines[first].trim().starts_with("tempo-book") {
+                return Err(err(first + 1, BookErrorKind::MissingHeader));
+            }
+        }
         // A file cut short has lost its `end` line: say so, at its last line,
         // before whatever the cut did to that line.
         let end_at = lines

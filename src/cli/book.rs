@@ -20,7 +20,7 @@ use crate::book::{
 };
 use crate::pdn::{read_games, PdnGame};
 use crate::referee::Game;
-use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::notation::{parse_move, parse_position, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Limits, SearchSetup};
@@ -296,8 +296,20 @@ fn probe_for<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
         Some(path) => Arc::new(Book::read_file::<R>(Path::new(path)).map_err(|e| e.to_string())?),
         None => book::shipped(R::KIND).map_err(|e| e.to_string())?,
     };
+    let Some(moves) = book.probe(&pos) else {
+        let source = args.book.as_ref().map_or_else(
+            || "the shipped book".to_string(),
+            |p| p.display().to_string(),
+        );
+        eprintln!(
+            "tempo: {} is not in {source} ({} positions)",
+            to_fen(&pos),
+            book.len()
+        );
+        return Ok(ExitCode::from(1));
+    };
     let mut out = String::new();
-    for m in book.probe(&pos).unwrap_or(&[]) {
+    for m in moves {
         out.push_str(&format!("move={}", m.text));
         if let Some(s) = m.score {
             out.push_str(&format!(" score={:.2}", f64::from(s) / 100.0));

@@ -103,8 +103,28 @@ pub struct ProbeArgs {
     pub fen: String,
 }
 
+impl TablesArgs {
+    /// Refuses a `--dir` that exists and is not a directory (`egdb build`
+    /// said only `File exists (os error 17)`).
+    fn check_dir(&self) -> Result<(), String> {
+        if self.dir.exists() && !self.dir.is_dir() {
+            return Err(format!(
+                "--dir {}: not a directory (a file of that name is there)",
+                self.dir.display()
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Runs `tempo egdb`.
 pub fn run(args: &EgdbArgs) -> Result<ExitCode, String> {
+    let tables = match &args.action {
+        EgdbAction::Build(a) => &a.tables,
+        EgdbAction::Probe(a) => &a.tables,
+        EgdbAction::Sample(a) => &a.tables,
+    };
+    tables.check_dir()?;
     match &args.action {
         EgdbAction::Build(a) => {
             let kind = VariantKind::from(a.tables.variant);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::VariantArg;
-use crate::arena::stats::{Sprt, SprtVerdict};
+use crate::arena::stats::{rounded, Sprt, SprtVerdict};
 use crate::arena::{
     openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig, ThinkTimes,
 };
@@ -200,7 +200,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let time_control = config.control.to_string();
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
-    let tally = run_match(&config, &mut |record: &GameRecord, tally| {
+    let (tally, start_failure) = run_match(&config, &mut |record: &GameRecord, tally| {
         let (white, black) = if record.first_is_white {
             (&names[0], &names[1])
         } else {
@@ -237,6 +237,17 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             }
         }
     });
+    if let Some(failure) = start_failure {
+        let name = &names[failure.engine];
+        let played = match tally.games() {
+            0 => "no game was played".to_string(),
+            n => format!("after {n} games ({tally})"),
+        };
+        return Err(format!(
+            "the match stopped, {played}: {failure} (engine '{name}', command: {})",
+            config.engines[failure.engine].command
+        ));
+    }
     let failed = |i: usize| {
         let [illegal, timeouts, crashes] = failures[i];
         format!(
@@ -278,7 +289,10 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         );
     }
     let (elo, margin) = match tally.elo() {
-        Some((e, m)) => (format!("{e:.1}"), format!("{m:.1}")),
+        Some((e, m)) => (
+            format!("{:.1}", rounded(e, 1)),
+            format!("{:.1}", rounded(m, 1)),
+        ),
         None if tally.games() == 0 => ("nan".to_string(), "nan".to_string()),
         None if tally.score() >= 1.0 => ("inf".to_string(), "inf".to_string()),
         None => ("-inf".to_string(), "inf".to_string()),

@@ -44,7 +44,8 @@ pub struct TrainArgs {
     /// results alone lowered the held-out loss more but played worse).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
-    /// Hold out every N-th batch of games for validation.
+    /// Hold out every N-th batch of games for validation (with fewer
+    /// batches than N: the last batch, or the end of a single one).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..))]
     pub hold_out: u32,
     /// Seed of the shuffles.
@@ -105,21 +106,59 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     };
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let mut games = 0u64;
+    let mut chunks = Vec::new();
     for file in &args.files {
         for chunk in read_file(file, kind).map_err(|e| e.to_string())? {
             games += chunk.games as u64;
-            let set = if chunk.batch % args.hold_out == args.hold_out - 1 {
+            chunks.push((file, chunk));
+        }
+    }
+    let held = |batch: u32| batch % args.hold_out == args.hold_out - 1;
+    // Data of fewer batches than --hold-out has none that rule holds out:
+    // then the last batch is held out, or with a single batch its last
+    // positions (the end of its last games).
+    let rule_holds_some = chunks.iter().any(|(_, c)| held(c.batch));
+    let last = chunks.len().saturating_sub(1);
+    for (i, (file, chunk)) in chunks.iter().enumerate() {
+        let context = |e: String| format!("{}: batch {}: {e}", file.display(), chunk.batch);
+        if rule_holds_some {
+            let set = if held(chunk.batch) {
                 &mut valid
             } else {
                 &mut train
             };
-            set.extend::<R>(&chunk.records)
-                .map_err(|e| format!("{}: batch {}: {e}", file.display(), chunk.batch))?;
+            set.extend::<R>(&chunk.records).map_err(context)?;
+        } else if last > 0 {
+            let set = if i == last { &mut valid } else { &mut train };
+            set.extend::<R>(&chunk.records).map_err(context)?;
+        } else {
+            let split = chunk.records.len()
+                - (chunk.records.len() / args.hold_out as usize)
+                    .max(1)
+                    .min(chunk.records.len());
+            train
+                .extend::<R>(&chunk.records[..split])
+                .map_err(context)?;
+            valid
+                .extend::<R>(&chunk.records[split..])
+                .map_err(context)?;
         }
+    }
+    if !rule_holds_some && !chunks.is_empty() {
+        eprintln!(
+            "train {kind}: {} batches, fewer than --hold-out {}: holding out {}",
+            chunks.len(),
+            args.hold_out,
+            if last > 0 {
+                "the last batch"
+            } else {
+                "the last positions of the only batch"
+            }
+        );
     }
     if train.is_empty() || valid.is_empty() {
         return Err(format!(
-            "{} training and {} held-out positions: need some of each (more games, or a smaller --hold-out)",
+            "{} training and {} held-out positions: need some of each (more games)",
             train.len(),
             valid.len()
         ));

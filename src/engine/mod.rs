@@ -31,6 +31,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crossbeam_channel::Sender;
 
 use crate::book::{self, Book};
+use crate::eval::weights_file;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{squares_of, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
@@ -157,7 +158,7 @@ impl EngineHost {
             .collect();
         let host = EngineHost {
             variant: VariantKind::International,
-            table: Arc::new(Table::new(options.hash_mib)),
+            table: warming(options.hash_mib).unwrap_or_else(|_| Arc::new(Table::new(1))),
             options,
             game: new_game_state(
                 VariantKind::International,
@@ -180,8 +181,8 @@ impl EngineHost {
     }
 
     /// Builds, off the protocol thread, what the first search of the
-    /// variant needs and takes a moment to make (the solved kings-only
-    /// draws, about 0.4 s on 10x10; the shipped book), so that no timed
+    /// variant needs and takes a moment to make (the built-in weights, the
+    /// solved kings-only draws, about 0.4 s on 10x10; the shipped book), so that no timed
     /// move waits for it. A search started before it is done waits (see
     /// `search::solved_draws`): its result is the same either way.
     fn warm_up(&self) {
@@ -252,7 +253,10 @@ impl EngineHost {
     pub(crate) fn clear_table(&mut self) {
         match Arc::get_mut(&mut self.table) {
             Some(table) => table.clear(),
-            None => self.table = Arc::new(Table::new(self.options.hash_mib)),
+            None => {
+                self.table =
+                    warming(self.options.hash_mib).unwrap_or_else(|_| Arc::new(Table::new(1)));
+            }
         }
     }
 
@@ -447,6 +451,22 @@ impl Drop for EngineHost {
     }
 }
 
+/// A new table of `mib` MiB, shared, made at once whatever its size, whose
+/// pages a thread of its own touches now; the searches use each part once
+/// it is touched (`Table::try_new_warming`).
+fn warming(mib: usize) -> Result<Arc<Table>, String> {
+    let table = Arc::new(Table::try_new_warming(mib)?);
+    let warming = Arc::clone(&table);
+    let spawned = std::thread::Builder::new()
+        .name("table-warm".to_string())
+        .spawn(move || warming.warm(|| Arc::strong_count(&warming) > 1));
+    if spawned.is_err() {
+        // No thread to spare: touch it all now.
+        table.warm(|| true);
+    }
+    Ok(table)
+}
+
 /// Answers a `go` with a book move on a thread of its own: one `Info`
 /// (`book: true`), then, like a search, no `Done` before the clock runs
 /// (ponder) or before a stop (infinite), then the `Done`.
@@ -484,9 +504,11 @@ fn answer_from_book(
         .map_err(|e| EngineError::Io(format!("cannot start the book thread: {e}")))
 }
 
-/// What the first search of `kind` needs built: the solved kings-only draws
-/// and the shipped book (one that cannot be read is simply not used).
+/// What the first search of `kind` needs built: the built-in weights, the
+/// solved kings-only draws and the shipped book (one that cannot be read is
+/// simply not used).
 fn prepare(kind: VariantKind) {
+    weights_file::builtin(kind);
     crate::rules::with_rules!(kind, R => {
         solved_draws::<R>();
     });

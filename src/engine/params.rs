@@ -9,8 +9,8 @@ use super::game_state::new_game_state;
 use super::strength::{level_for_elo, LEVEL_ELO, MAX_LEVEL};
 use super::types::{EngineError, Param, ParamKind};
 use super::{
-    draw_params, resource_settings, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT, MAX_HASH_MIB,
-    MAX_MULTIPV, MAX_THREADS, MAX_THREAT_PLIES,
+    draw_params, resource_settings, warming, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT,
+    MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, MAX_THREAT_PLIES,
 };
 use crate::book;
 use crate::rules::VariantKind;
@@ -171,12 +171,17 @@ impl EngineHost {
             "hash" => {
                 let mib = number(1, MAX_HASH_MIB)?;
                 if mib != self.options.hash_mib {
-                    // Free the old table before allocating the new one; keep
-                    // a table of the old size when the new one cannot be had.
-                    self.table = Arc::new(Table::new(1));
-                    match Table::try_new(mib) {
+                    // Free the old table before allocating the new one (on a
+                    // thread of its own: unmapping gigabytes takes a while);
+                    // keep a table of the old size when the new one cannot
+                    // be had.
+                    let old = std::mem::replace(&mut self.table, Arc::new(Table::new(1)));
+                    let _ = std::thread::Builder::new()
+                        .name("table-free".to_string())
+                        .spawn(move || drop(old));
+                    match warming(mib) {
                         Ok(table) => {
-                            self.table = Arc::new(table);
+                            self.table = table;
                             self.options.hash_mib = mib;
                         }
                         Err(why) => {

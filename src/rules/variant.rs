@@ -101,7 +101,11 @@ impl VariantKind {
     /// `frysk!` for Frysk!).
     pub fn parse(name: &str) -> Option<VariantKind> {
         let kind = match name.trim().to_ascii_lowercase().as_str() {
-            "international" | "normal" | "standard" | "10x10" => VariantKind::International,
+            // lidraughts names a game from a set-up International position
+            // `fromPosition`.
+            "international" | "normal" | "standard" | "10x10" | "fromposition" => {
+                VariantKind::International
+            }
             "brazilian" | "8x8" => VariantKind::Brazilian,
             "losing" | "antidraughts" | "losing-international" => VariantKind::Losing,
             "losing-brazilian" | "antidraughts-brazilian" => VariantKind::LosingBrazilian,
@@ -137,8 +141,13 @@ impl std::fmt::Display for VariantKind {
 /// Calls generic code with the `Rules` type of a run-time variant: the one
 /// place that turns a [`VariantKind`] into a type.
 ///
-/// ```ignore
-/// tempo::rules::with_rules!(kind, R => perft::<R>(&Position::<R>::start(), 6))
+/// ```
+/// use tempo::rules::perft::perft;
+/// use tempo::rules::{Position, VariantKind};
+///
+/// let kind = VariantKind::parse("brazilian").unwrap();
+/// let leaves = tempo::rules::with_rules!(kind, R => perft::<R>(&Position::<R>::start(), 2));
+/// assert_eq!(leaves, 49);
 /// ```
 #[macro_export]
 macro_rules! with_rules {

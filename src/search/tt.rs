@@ -16,7 +16,7 @@
 //! The stored move is matched against the legal moves of the position on
 //! use, so a probe can never produce an illegal move.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::rules::{Bit, Move};
 
@@ -82,64 +82,181 @@ pub struct Entry {
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     slots: [[AtomicU64; 2]; 4],
 }
 
 /// The shared table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// The buckets' words, with up to 7 more before the first bucket so
+    /// that every bucket starts on a 64-byte line (see `buckets`).
+    words: Vec<AtomicU64>,
+    /// The word where the first bucket starts.
+    first: usize,
+    /// Buckets.
+    count: usize,
+    /// Buckets in use: those whose pages have been touched (see `warm`);
+    /// grows to `count`.
+    ready: AtomicUsize,
     age: AtomicU64,
 }
 
+/// Buckets touched when a table is made, before any search uses it (1 MiB).
+const FIRST_READY: usize = 1 << 14;
+
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
+/// Words a bucket.
+const BUCKET_WORDS: usize = BUCKET_BYTES / 8;
+
+// The words are allocated as `u64`s and used as `AtomicU64`s, which have the
+// same size and bit validity; the layout the vector frees with must be the
+// one allocated with, so the alignments must agree too.
+const _: () = assert!(
+    std::mem::size_of::<AtomicU64>() == 8
+        && std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>()
+        && BUCKET_BYTES == 64
+        && std::mem::align_of::<Bucket>() == 64
+);
+
 impl Table {
-    /// A table of at most `mib` MiB (at least one bucket). Every page is
-    /// written here, so no search pays for first touches later.
+    /// A table of at most `mib` MiB (at least one bucket), every page
+    /// touched, backed by huge pages where the system has them.
     ///
-    /// Panics only if even a tiny table cannot be allocated; use `try_new`
-    /// for a size a user chose.
+    /// Panics only if even a table of one bucket cannot be allocated; use
+    /// `try_new` for a size a user chose.
     pub fn new(mib: usize) -> Table {
-        Table::try_new(mib).unwrap_or_else(|_| Table::with_buckets(Vec::from([Bucket::default()])))
+        Table::try_new(mib)
+            .or_else(|_| Table::try_new(0))
+            .expect("memory for a table of one bucket")
     }
 
-    /// A table of at most `mib` MiB, or an error when the memory cannot be
-    /// had.
+    /// A table of at most `mib` MiB, every page touched, or an error when
+    /// the memory cannot be had.
     pub fn try_new(mib: usize) -> Result<Table, String> {
-        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
-        advise_huge_pages(buckets.as_ptr().cast(), count * BUCKET_BYTES);
-        buckets.resize_with(count, Bucket::default);
-        Ok(Table::with_buckets(buckets))
+        let table = Table::try_new_warming(mib)?;
+        table.warm(|| true);
+        Ok(table)
     }
 
-    fn with_buckets(buckets: Vec<Bucket>) -> Table {
-        Table {
-            buckets,
+    /// A table of at most `mib` MiB that returns at once whatever the size:
+    /// zeroed memory that the system maps on first touch (`calloc`), of
+    /// which only the first MiB is touched here and used at first;
+    /// [`Table::warm`] (on a thread of its own) touches the rest, and the
+    /// searches use each part once it is touched. Writing every page of a
+    /// 2 GiB table at once took 2-3 s, inside the timed move when `set-param
+    /// name=hash` came just before `go`; and a search that met the fresh
+    /// pages itself crawled (a 0.2 s move reached depth 4 instead of 13
+    /// with 1.5 GiB just set, each fault zeroing a huge page).
+    pub fn try_new_warming(mib: usize) -> Result<Table, String> {
+        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let refused = || format!("cannot allocate {mib} MiB for the hash table");
+        let len = count
+            .checked_mul(BUCKET_WORDS)
+            .and_then(|n| n.checked_add(BUCKET_WORDS - 1))
+            .ok_or_else(refused)?;
+        let layout = std::alloc::Layout::array::<u64>(len).map_err(|_| refused())?;
+        // SAFETY: `layout` has a non-zero size (len >= 8). A null pointer is
+        // a refusal, handled before any use. With the alignment of a `u64`
+        // the system allocator takes `calloc`'s path, which leaves fresh
+        // pages to be zeroed by the system when first touched.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+        if ptr.is_null() {
+            return Err(refused());
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the
+        // layout of `len` `u64`s, which (size and alignment asserted equal
+        // above) is the layout a `Vec<AtomicU64>` of capacity `len` frees
+        // with; every byte is zero, and a zero `AtomicU64` is a valid value,
+        // so all `len` elements are initialised.
+        let words = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        let misalignment = (words.as_ptr() as usize) % BUCKET_BYTES;
+        let first = (BUCKET_BYTES - misalignment) % BUCKET_BYTES / 8;
+        let table = Table {
+            words,
+            first,
+            count,
+            ready: AtomicUsize::new(0),
             age: AtomicU64::new(0),
+        };
+        advise_huge_pages(table.buckets().as_ptr().cast(), table.bytes());
+        table.touch(count.min(FIRST_READY), || true);
+        Ok(table)
+    }
+
+    /// The buckets: `count` of them from word `first`, which starts a
+    /// 64-byte line.
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: the allocation holds `first + count * BUCKET_WORDS` words
+        // (`first` < `BUCKET_WORDS`, and `BUCKET_WORDS - 1` spare words were
+        // allocated); the address of word `first` is a multiple of 64, the
+        // alignment of `Bucket`; a `Bucket` is exactly `BUCKET_WORDS`
+        // `AtomicU64`s with no padding (64 bytes, asserted above); and the
+        // words are only ever used through shared references to atomics,
+        // so these references alias nothing mutable.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.words.as_ptr().add(self.first).cast::<Bucket>(),
+                self.count,
+            )
+        }
+    }
+
+    /// Touches every page of the table (writing 0 into the words of buckets
+    /// not in use yet) and lets the searches use the buckets touched, 4 MiB at a
+    /// time, so that no search pays for first touches. Safe to run while a
+    /// search uses the table; a thread of its own runs it after each
+    /// allocation. Every 4 MiB it asks `go_on`, and gives up when that says
+    /// no (the table was replaced).
+    pub fn warm(&self, go_on: impl Fn() -> bool) {
+        self.touch(self.count, go_on);
+    }
+
+    /// Touches the pages of the first `buckets` buckets and marks them
+    /// ready, 4 MiB at a time, stopping early when `go_on` says no.
+    fn touch(&self, buckets: usize, go_on: impl Fn() -> bool) {
+        const WORDS_A_PAGE: usize = 4096 / 8;
+        const WORDS_A_STEP: usize = 1024 * WORDS_A_PAGE;
+        let end = self.first + buckets * BUCKET_WORDS;
+        let mut next = self.first + self.ready.load(Ordering::Acquire) * BUCKET_WORDS;
+        while next < end {
+            let step_end = (next + WORDS_A_STEP).min(end);
+            // One word a page from `next`, and the last word: every page of
+            // the range is written. A store of 0, which no compiler may
+            // drop (an atomic `or` of 0 became a load, which maps no page),
+            // into words of buckets no search uses yet: they are not ready.
+            let last = &self.words[step_end - 1];
+            for word in self.words[next..step_end]
+                .iter()
+                .step_by(WORDS_A_PAGE)
+                .chain([last])
+            {
+                word.store(0, Ordering::Relaxed);
+            }
+            self.ready
+                .fetch_max((step_end - self.first) / BUCKET_WORDS, Ordering::Release);
+            next = step_end;
+            if !go_on() {
+                return;
+            }
         }
     }
 
     /// Size in bytes of the entries.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * BUCKET_BYTES
+        self.count * BUCKET_BYTES
     }
 
     /// Forgets everything (new game), in place: the memory stays mapped, so
     /// the next search does not pay page faults (a fresh allocation made the
     /// first move after `new-game` 100 ms late).
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            for slot in &mut bucket.slots {
-                *slot[0].get_mut() = 0;
-                *slot[1].get_mut() = 0;
-            }
+        for word in &mut self.words {
+            *word.get_mut() = 0;
         }
+        // Every page is written now.
+        *self.ready.get_mut() = self.count;
         *self.age.get_mut() = 0;
     }
 
@@ -154,8 +271,9 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let ready = self.ready.load(Ordering::Relaxed);
+        let i = ((key as u128 * ready as u128) >> 64) as usize;
+        &self.buckets()[i]
     }
 
     /// Asks the processor to bring `key`'s bucket into the cache, so that a
@@ -221,9 +339,9 @@ impl Table {
     /// Permille of sampled entries written in the current search generation.
     pub fn hashfull(&self) -> u32 {
         let age = self.age();
-        let sample = self.buckets.len().min(250);
+        let sample = self.count.min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &self.buckets()[..sample] {
             for slot in &b.slots {
                 let data = slot[1].load(Ordering::Relaxed);
                 if data != 0 && (data >> 26) & 63 == age {
@@ -351,6 +469,27 @@ mod tests {
     fn memory_stays_within_the_size() {
         for mib in [1, 3, 16] {
             assert!(Table::new(mib).bytes() <= mib << 20);
+        }
+        // A table is made whole, or warming: then it uses its first MiB,
+        // and all of it once warmed. An entry stored meanwhile is a miss
+        // later or still found, never wrong.
+        assert_eq!(Table::new(8).ready.load(Ordering::Relaxed), 8 << 14);
+        let table = Table::try_new_warming(8).unwrap();
+        assert_eq!(table.ready.load(Ordering::Relaxed), FIRST_READY);
+        table.store(12345, 7, 3, Bound::Exact, MoveHint::default());
+        table.warm(|| true);
+        assert_eq!(table.ready.load(Ordering::Relaxed), 8 << 14);
+        if let Some(entry) = table.probe(12345) {
+            assert_eq!((entry.score, entry.depth), (7, 3));
+        }
+        // Every bucket starts a 64-byte line, whatever the allocation's
+        // address, and the last one lies inside it.
+        for mib in [0, 1, 2] {
+            let table = Table::new(mib);
+            let buckets = table.buckets();
+            assert_eq!(buckets.as_ptr() as usize % 64, 0);
+            let end = buckets.as_ptr_range().end as usize;
+            assert!(end <= table.words.as_ptr_range().end as usize);
         }
     }
 }

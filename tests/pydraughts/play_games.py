@@ -29,18 +29,14 @@ whose result must be the same win, at the same ply: the two programs agree
 on when and how a game is won (in Turkish tempo may end it earlier, by the
 lone-piece rule that pydraughts does not apply).
 
-Moves are exchanged in three ways:
-- International, antidraughts, breakthrough, Italian, Frisian and Frysk!
-  go through `HubEngine.play`, pydraughts' own path (its start position and
-  its move strings are tempo's);
-- Brazilian, Russian and Turkish go through `HubEngine.go`: pydraughts
-  writes their moves with squares numbered from White's side (rows
-  mirrored; its 9-13 is the standard 21-17, its Turkish 17-25 is tempo's
-  41-33, a3-a4), so this script translates the moves it sends and reads;
-- English goes through `HubEngine.go` too: its move numbers are tempo's
-  (Black on 1-12 moves first), but pydraughts' `initial_hub_fen` for English
-  is in its internal rotated numbering with `W` to move, so this script
-  sends the start position built from pydraughts' FEN of the variant.
+Every engine move goes through `HubEngine.play`, pydraughts' own path, as
+a user or a lidraughts bot calls it, with no translation here: in
+Brazilian, Russian and Turkish pydraughts numbers its moves from White's
+side (rows mirrored: its 9-13 is the PDN 21-17), and in English it sends
+its start position turned half a turn (`W` for the side that moves first);
+tempo speaks that numbering on the Hub wire by default (its `numbering`
+parameter, protocol.md). Only the replay with `tempo game`, which reads the
+PDN numbering of the command line, translates the moves (`translate`).
 
 Fails (exit 1) on any illegal move, any `error` from the engine, any line
 pydraughts did not expect (it logs a warning for each), an engine that does
@@ -77,10 +73,6 @@ VARIANTS = {
     "turkish": ("turkish", 0.02, 300),
 }
 
-# Moves through HubEngine.play (pydraughts' own path); the others through
-# HubEngine.go with the translations above.
-PLAY_PATH = {"standard", "antidraughts", "breakthrough", "italian", "frisian", "frysk!"}
-
 # (variant, white, black): "engine" or "random".
 GAMES = [
     (variant, white, black)
@@ -114,31 +106,14 @@ def mirror64(square):
 
 
 def translate(move, variant):
-    """A Hub move between pydraughts' numbering and tempo's (they differ
-    for Brazilian, Russian and Turkish: mirrored rows)."""
+    """A Hub move between pydraughts' numbering and the PDN numbering of
+    `tempo game` (they differ for Brazilian, Russian and Turkish: mirrored
+    rows)."""
     mirror = {"brazilian": mirror8, "russian": mirror8, "turkish": mirror64}.get(variant)
     if mirror is None:
         return move
     separator = "-" if "-" in move else "x"
     return separator.join(str(mirror(int(s))) for s in move.split(separator))
-
-
-def start_position(variant):
-    """The Hub position string of the variant's start, in tempo's numbering."""
-    board = Board(variant)
-    if variant != "english":
-        return board._game.initial_hub_fen
-    # pydraughts' FEN of an English board is in the numbering of its moves
-    # (tempo's): "B:W21,...,32:B1,...,12", K before a king.
-    side, *sections = board.fen.split(":")
-    squares = ["e"] * 32
-    for section in sections:
-        colour, pieces = section[0], section[1:]
-        for piece in filter(None, pieces.split(",")):
-            king = piece.startswith("K")
-            letter = colour.lower() if not king else colour.upper()
-            squares[int(piece.lstrip("K")) - 1] = letter
-    return side + "".join(squares)
 
 
 def key(move):
@@ -177,22 +152,17 @@ class Watchdog:
         self.engine.p.kill()
 
 
-def engine_move(engine, board, variant, start):
-    """Asks the engine for a move; returns pydraughts' Move for it after
-    checking it (and the ponder move) against the legal moves."""
+def engine_move(engine, board, variant):
+    """Asks the engine for a move through `HubEngine.play`; returns
+    pydraughts' Move for it after checking it (and the ponder move) against
+    the legal moves."""
     legal = legal_keys(board)
     move_time = VARIANTS[variant][1]
     with Watchdog(engine) as dog:
         try:
-            if variant in PLAY_PATH:
-                result = engine.play(board, Limit(movetime=move_time), ponder=False)
-                best, ponder_move = result.move.hub_move, result.ponder
-                ponder = ponder_move.hub_move if ponder_move else None
-            else:
-                history = " ".join(translate(m.hub_move, variant) for m in board.move_stack)
-                best, ponder = engine.go(start, moves=history, movetime=move_time)
-                best = translate(best, variant)
-                ponder = translate(ponder, variant) if ponder else None
+            result = engine.play(board, Limit(movetime=move_time), ponder=False)
+            best, ponder_move = result.move.hub_move, result.ponder
+            ponder = ponder_move.hub_move if ponder_move else None
         except KeyError as e:
             raise SystemExit(f"pydraughts found the engine's move illegal: {e}")
         except EOFError:
@@ -283,7 +253,6 @@ def play(engine, tempo, variant, white, black, rng, opening=0):
     engine.setoption("variant", variant)
     engine.send("new-game")
     board = Board(variant)
-    start = start_position(variant)
     cap = VARIANTS[variant][2]
     while not board.is_over() and len(board.move_stack) < cap:
         if variant == "turkish" and lone_piece_winner(board) is not None:
@@ -292,7 +261,7 @@ def play(engine, tempo, variant, white, black, rng, opening=0):
         if len(board.move_stack) < opening:
             move = rng.choice(board.legal_moves())
         elif player == "engine":
-            move = engine_move(engine, board, variant, start)
+            move = engine_move(engine, board, variant)
         else:
             move = rng.choice(random_moves(board, variant))
         board.push(move)

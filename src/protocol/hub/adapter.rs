@@ -36,7 +36,8 @@ use super::codec::{
     format_done, format_error, format_id, format_info, format_note, format_param, parse_command,
     HubCommand, LevelState,
 };
-use crate::engine::{EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
+use super::numbering::{Numbering, Wire};
+use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
 
 /// The longest input line read, in bytes; a longer line is skipped and
 /// answered with an error.
@@ -139,6 +140,7 @@ pub fn serve<W: Write>(input: Receiver<Input>, out: W) -> io::Result<()> {
         engine: EngineHost::new(),
         out,
         level: LevelState::default(),
+        numbering: Numbering::default(),
         events_tx,
         search: None,
         held: VecDeque::new(),
@@ -175,6 +177,8 @@ struct Session<W: Write> {
     engine: EngineHost,
     out: W,
     level: LevelState,
+    /// The square numbering on the wire (the `numbering` parameter).
+    numbering: Numbering,
     events_tx: Sender<EngineEvent>,
     search: Option<Search>,
     held: VecDeque<Item>,
@@ -335,18 +339,32 @@ impl<W: Write> Session<W> {
         match command {
             HubCommand::Hub => {
                 self.send(&format_id(NAME, VERSION, AUTHOR))?;
-                for param in self.engine.params() {
+                let mut params = self.engine.params();
+                // Right after `variant`, whose numbering it sets.
+                params.insert(1.min(params.len()), self.numbering.param());
+                for param in params {
                     self.send(&format_param(&param))?;
                 }
                 self.send("wait")?;
             }
             HubCommand::Init => {
-                // What the first search needs is ready before `ready`, so
-                // that no timed move waits for it.
+                // What the first search would otherwise build, built now.
                 self.engine.prepare();
-                self.send("ready")?
+                self.send("ready")?;
             }
             HubCommand::Ping => self.send("pong")?,
+            HubCommand::SetParam { name, value } if name == Numbering::PARAM => {
+                match Numbering::parse(&value) {
+                    Some(numbering) => self.numbering = numbering,
+                    None => {
+                        let names: Vec<&str> = Numbering::ALL.iter().map(|n| n.name()).collect();
+                        self.error(&format!(
+                            "set-param: bad value for '{name}': '{value}' is not one of {}",
+                            names.join(", ")
+                        ))?;
+                    }
+                }
+            }
             HubCommand::SetParam { name, value } => {
                 if let Err(e) = self.engine.set_param(&name, &value) {
                     self.error(&format!("set-param: {e}"))?;
@@ -358,10 +376,23 @@ impl<W: Write> Session<W> {
                 }
             }
             HubCommand::Pos { position, moves } => {
-                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                if let Err(e) = self.engine.set_position(&position, &moves) {
+                let wire = self.wire();
+                let ours: Vec<String> = moves.iter().map(|m| wire.move_text(m)).collect();
+                let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+                if let Err(mut e) = self.engine.set_position(&wire.position(&position), &ours) {
+                    // Name the move as it was sent.
+                    if let EngineError::IllegalMove { text, index, .. } = &mut e {
+                        if let Some(sent) = moves.get(index.wrapping_sub(1)) {
+                            text.clone_from(sent);
+                        }
+                    }
                     let variant = self.engine.variant().hub_name();
-                    self.error(&format!("pos: {e} (variant {variant})"))?;
+                    let numbering = if wire.is_identity() {
+                        String::new()
+                    } else {
+                        format!(", numbering {}", self.numbering.name())
+                    };
+                    self.error(&format!("pos: {e} (variant {variant}{numbering})"))?;
                 }
             }
             HubCommand::Level(update) => self.level.apply(&update),
@@ -373,13 +404,24 @@ impl<W: Write> Session<W> {
         Ok(Flow::Continue)
     }
 
+    /// The translation between the wire and the engine's numbering now.
+    fn wire(&self) -> Wire {
+        Wire::new(self.engine.variant(), self.numbering)
+    }
+
     fn on_event(&mut self, event: EngineEvent) -> io::Result<()> {
+        let wire = self.wire();
         match event {
-            EngineEvent::Info(info) => self.send(&format_info(&info)),
+            EngineEvent::Info(mut info) => {
+                info.pv = info.pv.iter().map(|m| wire.move_squares(m)).collect();
+                self.send(&format_info(&info))
+            }
             EngineEvent::Note(text) => self.send(&format_note(&text)),
             EngineEvent::Done { best, ponder } => {
                 self.engine.wait();
                 self.search = None;
+                let best = best.map(|m| wire.move_squares(&m));
+                let ponder = ponder.map(|m| wire.move_squares(&m));
                 self.send(&format_done(best.as_ref(), ponder.as_ref()))
             }
         }

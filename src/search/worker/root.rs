@@ -63,6 +63,14 @@ impl<R: Rules> Worker<'_, R> {
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
         let lines = setup.multipv.clamp(1, self.root_moves.len());
+        // A root the endgame tables solve: every root move leads to a
+        // position they value exactly, so one iteration is the answer and
+        // deeper ones only repeat it (a hundred identical reports).
+        let solved = root.occupied().count_ones() <= self.egdb_pieces
+            && self
+                .egdb
+                .as_ref()
+                .is_some_and(|db| db.probe(&root).is_some());
         let mut score = 0;
         let mut scale = 1.0f64;
         let mut previous_score: Option<i32> = None;
@@ -102,6 +110,12 @@ impl<R: Rules> Worker<'_, R> {
                 if !self.stopped {
                     result.depth = depth;
                 }
+            }
+            if solved && !self.stopped {
+                if self.id != 0 {
+                    self.shared.offer(&result);
+                }
+                break;
             }
             if self.id != 0 && !self.stopped {
                 self.shared.offer(&result);

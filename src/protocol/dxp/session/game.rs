@@ -14,9 +14,8 @@ use crate::protocol::dxp::codec::{
     Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, StopCode,
 };
 use crate::referee::{Clock, Game, GameResult, TimeControl};
-use crate::rules::notation::to_fen;
-use crate::rules::notation::{find_move, squares_of, MoveSquares};
-use crate::rules::{International, Side};
+use crate::rules::notation::{find_move, format_move, squares_of, to_fen, MoveSquares};
+use crate::rules::{International, Move, MoveStyle, Side};
 /// The limits of our next search under `clock`, never longer than `cap`.
 fn limits_under(clock: &Clock, cap: Option<Duration>) -> Limits {
     let limits = Limits::for_clock(clock);
@@ -291,7 +290,22 @@ impl Session<'_> {
             captured,
         }))?;
         play.last_activity = Instant::now();
+        let name = self.config.name.clone();
+        self.say_move(play, mv, &name, Some(used));
         Ok(None)
+    }
+
+    /// A progress line for a move just played: `  ply 7, white (tempo):
+    /// 32-28, 1.3 s`, so that a game is followed as it goes.
+    fn say_move(&mut self, play: &Play, mv: Move, who: &str, used: Option<Duration>) {
+        let ply = play.game.moves().len();
+        let side = match play.game.position().side_to_move() {
+            Side::White => "black",
+            Side::Black => "white",
+        };
+        let text = format_move::<International>(mv, MoveStyle::Short);
+        let time = used.map_or(String::new(), |t| format!(", {:.1} s", t.as_secs_f64()));
+        self.say(&format!("  ply {ply}, {side} ({who}): {text}{time}"));
     }
 
     /// A message received during a game.
@@ -336,6 +350,8 @@ impl Session<'_> {
                         if play.game.play(legal).is_err() {
                             return self.illegal(play, opponent, &format!("'{text}'"));
                         }
+                        let seconds = Duration::from_secs(u64::from(mv.seconds));
+                        self.say_move(play, legal, opponent, Some(seconds));
                     }
                     None => return self.illegal(play, opponent, &format!("'{text}'")),
                 }
