@@ -109,7 +109,7 @@ impl EngineHost {
                 self.options.level as usize,
                 1,
                 MAX_LEVEL as usize,
-                "strength level: 1 = beginner .. 8 = full strength (go think and go ponder)",
+                "strength level: 1 = beginner .. 7 = full strength (go think and go ponder)",
             ),
             int(
                 "elo",

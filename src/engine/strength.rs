@@ -13,7 +13,7 @@
 //! levels"), anchored at level 1 = 1000.
 
 /// The top level: full strength, the search as configured.
-pub const MAX_LEVEL: u32 = 8;
+pub const MAX_LEVEL: u32 = 7;
 
 /// How a level below the top plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +40,6 @@ enum Budget {
 const PLANS: [(Budget, i32); MAX_LEVEL as usize - 1] = [
     (Budget::Depth(1), 80),
     (Budget::Depth(2), 60),
-    (Budget::Depth(3), 45),
     (Budget::Nodes(1_000), 32),
     (Budget::Nodes(3_000), 22),
     (Budget::Nodes(10_000), 12),
@@ -50,9 +49,10 @@ const PLANS: [(Budget, i32); MAX_LEVEL as usize - 1] = [
 /// Candidate moves a weakened level scores.
 const CANDIDATES: usize = 6;
 
-/// The measured Elo of each level, 1 to `MAX_LEVEL` (see the module
-/// documentation).
-pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [1000, 1150, 1300, 1450, 1600, 1750, 1900, 2200];
+/// The measured Elo of each level, 1 to `MAX_LEVEL`: level 1 = 1000, and
+/// each next level the Elo difference its 100 games against the one below
+/// gave (benches/RESULTS.md, "Strength levels", 2026-11-26).
+pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [1000, 1550, 1750, 2190, 2470, 2700, 3110];
 
 /// The plan of `level` (1..=`MAX_LEVEL`), `None` at full strength.
 pub fn plan(level: u32) -> Option<LevelPlan> {
