@@ -9,7 +9,6 @@
 //! it is searching.
 
 use std::sync::Mutex;
-use std::time::Duration;
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use pyo3::exceptions::PyOSError;
@@ -18,13 +17,9 @@ use tempo::analyse::input::read_pdn;
 use tempo::analyse::output::{render, Format};
 use tempo::analyse::{centimen, mate_plies, Analyser, Event, Record, Settings, Source};
 use tempo::search::resources::{PatternSource, ResourceSettings};
-use tempo::search::Limits;
 
 use crate::board::side_name;
-use crate::{existing, parse_variant, value_error};
-
-/// How often a waiting iterator looks for Python signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+use crate::{existing, parse_variant, search_limits, value_error, SIGNAL_POLL};
 
 /// The time each position gets when no limit is given (as `tempo analyse`).
 const DEFAULT_MOVETIME: f64 = 3.0;
@@ -87,31 +82,14 @@ pub fn analyse_pdn(
         (None, None, None) => Some(DEFAULT_MOVETIME),
         _ => movetime,
     };
-    let move_time = movetime
-        .map(|secs| {
-            if secs.is_nan() || secs <= 0.0 {
-                return Err(value_error(format!(
-                    "movetime must be positive, not {secs}"
-                )));
-            }
-            Duration::try_from_secs_f64(secs).map_err(value_error)
-        })
-        .transpose()?;
-    if depth == Some(0) || nodes == Some(0) {
-        return Err(value_error("depth and nodes must be at least 1"));
-    }
+    let limits = search_limits(movetime, depth, nodes)?;
     let patterns = match weights {
         Some(path) => PatternSource::File(existing(path, "weights", false)?),
         None => PatternSource::Builtin,
     };
     let egdb_path = egdb.map(|p| existing(p, "egdb", true)).transpose()?;
     let settings = Settings {
-        limits: Limits {
-            depth,
-            nodes,
-            move_time,
-            ..Limits::default()
-        },
+        limits,
         multipv,
         threads,
         resources: ResourceSettings {

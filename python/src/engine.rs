@@ -9,7 +9,6 @@
 //! while the GIL is being taken, so two threads cannot wait on each other.
 
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
 
 use crossbeam_channel::{unbounded, RecvTimeoutError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -20,10 +19,7 @@ use tempo::rules::notation::MoveSquares;
 use tempo::rules::Rules;
 
 use crate::board::{Board, Move, VariantBoard};
-use crate::{existing, parse_variant, value_error};
-
-/// How often a waiting search looks for Python signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+use crate::{existing, parse_variant, search_limits, value_error, SIGNAL_POLL};
 
 /// An engine error as a Python exception.
 fn engine_error(e: EngineError) -> PyErr {
@@ -292,32 +288,17 @@ impl Engine {
     }
 }
 
-/// The limits of a search from the keyword arguments.
+/// The limits of a search from the keyword arguments: at least one, or
+/// `infinite`.
 fn limits(
     movetime: Option<f64>,
     depth: Option<u32>,
     nodes: Option<u64>,
     infinite: bool,
 ) -> PyResult<Limits> {
-    let move_time = movetime
-        .map(|secs| {
-            if secs.is_nan() || secs <= 0.0 {
-                return Err(value_error(format!(
-                    "movetime must be positive, not {secs}"
-                )));
-            }
-            Duration::try_from_secs_f64(secs).map_err(value_error)
-        })
-        .transpose()?;
-    if depth == Some(0) || nodes == Some(0) {
-        return Err(value_error("depth and nodes must be at least 1"));
-    }
     let limits = Limits {
-        depth,
-        nodes,
-        move_time,
         infinite,
-        ..Limits::default()
+        ..search_limits(movetime, depth, nodes)?
     };
     if !infinite && !limits.is_bounded() {
         return Err(value_error(

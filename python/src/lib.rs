@@ -19,10 +19,16 @@ mod engine;
 mod tables;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use tempo::rules::VariantKind;
+use tempo::search::Limits;
+
+/// How often a thread waiting for a search (with the GIL released) looks
+/// for Python signals such as Ctrl-C.
+pub(crate) const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Reads a variant name as tempo does (`international`, `normal`,
 /// `brazilian`, ...); a name it does not know is a `ValueError`.
@@ -53,6 +59,34 @@ pub(crate) fn existing(path: PathBuf, what: &str, dir: bool) -> PyResult<PathBuf
             Path::new(&path).display()
         )))
     }
+}
+
+/// The limits of a search from Python's keyword arguments (`movetime` in
+/// seconds): a limit that is not positive is a `ValueError`.
+pub(crate) fn search_limits(
+    movetime: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> PyResult<Limits> {
+    let move_time = movetime
+        .map(|secs| {
+            if secs.is_nan() || secs <= 0.0 {
+                return Err(value_error(format!(
+                    "movetime must be positive, not {secs}"
+                )));
+            }
+            Duration::try_from_secs_f64(secs).map_err(value_error)
+        })
+        .transpose()?;
+    if depth == Some(0) || nodes == Some(0) {
+        return Err(value_error("depth and nodes must be at least 1"));
+    }
+    Ok(Limits {
+        depth,
+        nodes,
+        move_time,
+        ..Limits::default()
+    })
 }
 
 /// The module `tempo._tempo`; `tempo/__init__.py` re-exports its names.
