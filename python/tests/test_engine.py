@@ -197,3 +197,14 @@ def test_book_moves():
     assert result.nodes == 0
     # Several lines are an analysis: never from the book.
     assert not engine.search(tempo.Board(), depth=2, multipv=2).book
+
+
+def test_a_fresh_engine_spends_its_movetime_searching():
+    """What the first search of a variant needs (the solved draws, 0.4 s
+    on 10x10) is built when the engine is made, not on the search's clock:
+    Killer is searched nowhere else in this process."""
+    engine = tempo.Engine(hash=8, variant="killer")
+    seen: list[tempo.SearchInfo] = []
+    engine.search(tempo.Board("killer"), movetime=0.5, on_info=seen.append)
+    assert seen[0].time < 0.2, seen[0]
+    assert seen[-1].depth >= 4
