@@ -8,6 +8,7 @@ import time
 import pytest
 
 import tempo
+from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +209,20 @@ def test_a_fresh_engine_spends_its_movetime_searching():
     engine.search(tempo.Board("killer"), movetime=0.5, on_info=seen.append)
     assert seen[0].time < 0.2, seen[0]
     assert seen[-1].depth >= 4
+
+
+def test_a_weights_file():
+    """The shipped weights as a file give the very search of the built-in
+    ones (one thread, fresh tables: the node count is deterministic); a
+    file of another variant is refused."""
+    weights = ROOT / "src" / "eval" / "weights"
+    builtin = tempo.Engine(hash=8).search(tempo.Board(), depth=7)
+    engine = tempo.Engine(hash=8, weights=weights / "international.tpw")
+    assert dict(engine.options)["eval-file"].endswith("international.tpw")
+    from_file = engine.search(tempo.Board(), depth=7)
+    assert (from_file.nodes, from_file.best, from_file.score) == (
+        builtin.nodes, builtin.best, builtin.score)
+    with pytest.raises(ValueError, match="eval-file"):
+        tempo.Engine(weights=weights / "brazilian.tpw")
+    records = tempo.analyse_pdn("1. 32-28 *", depth=3, weights=weights / "international.tpw")
+    assert len(list(records)) == 2
