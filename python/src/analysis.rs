@@ -71,6 +71,9 @@ pub fn analyse_pdn(
 ) -> PyResult<Analysis> {
     let kind = parse_variant(variant)?;
     let (units, errors) = read_pdn(kind, pdn);
+    // A game cut short (no result at the end) is analysed as far as it
+    // goes: only the games left out count as errors.
+    let errors: Vec<_> = errors.into_iter().filter(|e| e.skipped).collect();
     if !errors.is_empty() && !skip_invalid {
         let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         return Err(value_error(format!("PDN: {}", lines.join("; "))));
