@@ -17,90 +17,19 @@
 //! fails with a clear message if that cannot be done (no `python3`, no
 //! `venv` module, or no access to the package index).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The whole run of games may take this long (it takes about 60 s).
 const DEADLINE: Duration = Duration::from_secs(600);
 
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Whether `python` can import pydraughts.
-fn has_pydraughts(python: &Path) -> bool {
-    Command::new(python)
-        .args(["-c", "import draughts.engine"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn run(what: &str, command: &mut Command) -> Result<(), String> {
-    let output = command
-        .output()
-        .map_err(|e| format!("{what}: cannot run it: {e}"))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    Err(format!(
-        "{what}: {}\n{}{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    ))
-}
-
-/// The interpreter to use: `TEMPO_PYTHON`, or a virtualenv made here.
-fn python() -> Result<PathBuf, String> {
-    if let Some(python) = std::env::var_os("TEMPO_PYTHON") {
-        let python = PathBuf::from(python);
-        if !has_pydraughts(&python) {
-            return Err(format!(
-                "TEMPO_PYTHON={} cannot import pydraughts (install tests/pydraughts/requirements.txt into it)",
-                python.display()
-            ));
-        }
-        return Ok(python);
-    }
-    let venv = manifest().join("target").join("pyenv");
-    let python = venv.join("bin").join("python");
-    if has_pydraughts(&python) {
-        return Ok(python);
-    }
-    run(
-        "python3 -m venv target/pyenv",
-        Command::new("python3").arg("-m").arg("venv").arg(&venv),
-    )?;
-    run(
-        "pip install -r tests/pydraughts/requirements.txt",
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(manifest().join("tests/pydraughts/requirements.txt")),
-    )?;
-    if !has_pydraughts(&python) {
-        return Err("pydraughts was installed but cannot be imported".to_string());
-    }
-    Ok(python)
-}
+#[path = "common/python.rs"]
+mod python;
 
 #[test]
 fn pydraughts_plays_complete_games_with_tempo() {
-    let python = python().unwrap_or_else(|why| {
-        panic!(
-            "cannot get a Python with pydraughts for this test: {why}\n\
-             Set TEMPO_PYTHON to an interpreter that has it (bash .ci/python-env.sh makes one)."
-        )
-    });
+    let python = python::python();
     // Output goes to files, so that a chatty failure cannot fill a pipe
     // while this test waits.
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -108,7 +37,7 @@ fn pydraughts_plays_complete_games_with_tempo() {
     let file = |path: &Path| std::fs::File::create(path).expect("create an output file");
     let started = Instant::now();
     let mut child = Command::new(&python)
-        .arg(manifest().join("tests/pydraughts/play_games.py"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pydraughts/play_games.py"))
         .arg(env!("CARGO_BIN_EXE_tempo"))
         .stdin(Stdio::null())
         .stdout(file(&out_path))
