@@ -53,6 +53,36 @@ fn a_weak_level_varies_its_moves_but_gives_nothing_away() {
 }
 
 #[test]
+fn a_weak_level_answers_a_ponder_only_after_the_ponder_hit() {
+    use std::time::Duration;
+    for level in [1, 4] {
+        let mut engine = engine_at(level);
+        engine.set_position("W:W31-50:B1-20", &[]).unwrap();
+        let (send, receive) = unbounded();
+        let limits = Limits {
+            move_time: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        engine.go(GoMode::Ponder, limits, send).unwrap();
+        let until = std::time::Instant::now() + Duration::from_millis(300);
+        while let Ok(event) = receive.recv_deadline(until) {
+            let early = matches!(event, EngineEvent::Done { .. });
+            assert!(!early, "level {level} answered while pondering");
+        }
+        engine.ponder_hit();
+        let done = receive
+            .iter()
+            .find_map(|e| match e {
+                EngineEvent::Done { best, .. } => Some(best),
+                _ => None,
+            })
+            .expect("a done after the ponder-hit");
+        assert!(done.is_some(), "level {level}");
+        engine.wait();
+    }
+}
+
+#[test]
 fn elo_sets_the_level_measured_nearest_below_it() {
     let mut engine = EngineHost::new();
     let value = |engine: &EngineHost, name: &str| {

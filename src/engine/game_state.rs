@@ -210,8 +210,9 @@ impl<R: Rules> VariantGame for GameState<R> {
 }
 
 /// Runs one search, forwarding its iterations and sending the one `Done`.
-/// A weakened search (a strength level) reports its best line only and
-/// plays a move chosen among the lines of its deepest complete iteration.
+/// A weakened search (a strength level) waits out a ponder, reports its
+/// best line only and plays a move chosen among the lines of its deepest
+/// complete iteration.
 fn run_search<R: Rules>(
     setup: SearchSetup<R>,
     table: &Table,
@@ -248,6 +249,23 @@ fn run_search<R: Rules>(
             multipv: multipv.then_some(it.multipv as u32),
             book: false,
         }));
+    };
+    // A weak level thinks only once its clock runs: searching while the
+    // opponent thinks would take it past its budget (and a node budget
+    // ends the search, which must not answer before the ponder-hit). Told
+    // to stop meanwhile, it still answers, from a search of its own.
+    let own = Control::new(false);
+    let control = if weakened.is_some() {
+        while control.pondering() && !control.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if control.stopped() {
+            &own
+        } else {
+            control
+        }
+    } else {
+        control
     };
     let result = search(&setup, table, control, &mut report);
     let (best, ponder) = match weakened {
