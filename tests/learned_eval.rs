@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
-use tempo::eval::patterns::{window_states, Layout, Patterns, MAX_WEIGHT};
+use tempo::eval::patterns::{
+    features, top_states, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
+};
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
 use tempo::rules::{
@@ -20,13 +22,19 @@ use tempo::train::data::{read_file as read_data, DataWriter};
 use tempo::train::fit::{fit, FitConfig, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
 
-/// The state of each window `pairs` row pairs high worked out square by
-/// square: window (k, j) covers rows 2j..2j+2*pairs-1 and, on each row, the
-/// squares k and k+1 counted from the row's left; its base-3 digits follow
-/// the square numbers.
-fn states_one_by_one(per_row: u32, rows: u32, pairs: u32, own: u64, other: u64) -> Vec<u32> {
+/// The state of each window `pairs` row pairs high whose first row pair is
+/// one of `row_pairs`, worked out square by square: window (k, j) covers
+/// rows 2j..2j+2*pairs-1 and, on each row, the squares k and k+1 counted
+/// from the row's left; its base-3 digits follow the square numbers.
+fn states_one_by_one(
+    per_row: u32,
+    row_pairs: std::ops::Range<u32>,
+    pairs: u32,
+    own: u64,
+    other: u64,
+) -> Vec<u32> {
     let mut states = Vec::new();
-    for j in 0..rows / 2 + 1 - pairs {
+    for j in row_pairs {
         for k in 0..per_row - 1 {
             let mut state = 0u32;
             let mut place = 1u32;
@@ -57,19 +65,60 @@ fn split<G: Geometry>(a: u64, b: u64) -> (u64, u64) {
     (own, b & G::BOARD & !own)
 }
 
+/// The mirror of a tall window's state: its 12 digits in reverse order,
+/// own and other swapped.
+fn mirror12(state: u32) -> u32 {
+    let mut digits: Vec<u32> = (0..12).map(|i| state / 3u32.pow(i) % 3).collect();
+    digits.reverse();
+    digits
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| [0, 2, 1][d as usize] * 3u32.pow(i as u32))
+        .sum()
+}
+
 proptest! {
     #[test]
     fn window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
         let (own, other) = split::<Board10>(a, b);
-        let fast = window_states::<Board10, 16, 2>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, 2, own, other));
-        let fast = window_states::<Board10, 12, 3>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 10, 3, own, other));
+        let fast = window_states::<Board10, 16>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(5, 0..4, 2, own, other));
         let (own, other) = split::<Board8>(a, b);
-        let fast = window_states::<Board8, 9, 2>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 2, own, other));
-        let fast = window_states::<Board8, 6, 3>(own, other);
-        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 8, 3, own, other));
+        let fast = window_states::<Board8, 9>(own, other);
+        prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 0..3, 2, own, other));
+    }
+
+    /// A tall window's state on the top rows, and on the board turned with
+    /// the colours swapped: the bottom window on the other side of the
+    /// board, seen by the other player (its digits mirrored).
+    #[test]
+    fn tall_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
+        let (own, other) = split::<Board10>(a, b);
+        prop_assert_eq!(
+            top_states::<Board10, 4>(own, other).to_vec(),
+            states_one_by_one(5, 0..1, 3, own, other)
+        );
+        let mut bottom: Vec<u32> = states_one_by_one(5, 2..3, 3, own, other)
+            .into_iter()
+            .map(mirror12)
+            .collect();
+        bottom.reverse();
+        let turned_states =
+            top_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own));
+        prop_assert_eq!(turned_states.to_vec(), bottom);
+        let (own, other) = split::<Board8>(a, b);
+        prop_assert_eq!(
+            top_states::<Board8, 3>(own, other).to_vec(),
+            states_one_by_one(4, 0..1, 3, own, other)
+        );
+        let mut bottom: Vec<u32> = states_one_by_one(4, 1..2, 3, own, other)
+            .into_iter()
+            .map(mirror12)
+            .collect();
+        bottom.reverse();
+        let turned_states =
+            top_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own));
+        prop_assert_eq!(turned_states.to_vec(), bottom);
     }
 }
 
@@ -148,6 +197,57 @@ fn the_evaluation_is_colour_symmetric() {
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
+}
+
+/// White's score of `pos` by the fit's model: the features of `layout`
+/// times their weights, blended by the stage.
+fn model_score<R: Rules>(patterns: &Patterns, pos: &Position<R>) -> f64 {
+    let raw = patterns.raw();
+    let (mut mg, mut eg) = (0f64, 0f64);
+    let p = features(patterns.layout(), pos, |i, c| {
+        mg += c as f64 * raw[2 * i as usize] as f64;
+        eg += c as f64 * raw[2 * i as usize + 1] as f64;
+    }) as f64;
+    (p * mg + (1.0 - p) * eg) / UNIT as f64
+}
+
+/// In random games of `R`, the evaluation's patterns score what the fit's
+/// model scores (to the rounding of the integer blend); returns the
+/// positions with kings.
+fn model_agrees<R: Rules>(patterns: &Patterns) -> usize {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut with_kings = 0;
+    for _ in 0..30 {
+        let mut pos = Position::<R>::start();
+        for _ in 0..200 {
+            let fast = patterns.white_score(&pos) as f64;
+            let model = model_score(patterns, &pos);
+            assert!(
+                (fast - model).abs() <= 1.0,
+                "{pos:?}: {fast} against {model}"
+            );
+            with_kings += usize::from(pos.all_kings() != 0);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pos = pos.play(moves.as_slice()[(x % moves.len() as u64) as usize]);
+        }
+    }
+    with_kings
+}
+
+#[test]
+fn the_evaluation_computes_the_model_the_fit_fits() {
+    model_agrees::<International>(&random_patterns(Layout::of::<Board10>(), 21));
+    model_agrees::<Brazilian>(&random_patterns(Layout::of::<Board8>(), 22));
+    let kings = model_agrees::<International>(&random_patterns(Layout::tall::<Board10>(), 23));
+    assert!(kings > 100, "{kings}");
+    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::tall::<Board8>(), 24));
+    assert!(kings > 100, "{kings}");
 }
 
 #[test]

@@ -12,6 +12,7 @@ use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::weights_file::{read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
 use crate::train::data::read_file;
+use crate::train::distinct::distinct;
 use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
 
 /// Arguments of `tempo train`.
@@ -54,8 +55,10 @@ pub struct TrainArgs {
     /// Weights to start from [default: all 0]; their window shape is kept.
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
-    /// Window shape: 4x4 (8 squares, 6,561 states a window) or 4x6 (12
-    /// squares, 531,441 states: more to learn, more data needed)
+    /// Window shape: 4x4 (8 squares, 6,561 states a window, a table each)
+    /// or 4x6 (12 squares, 531,441 states, along the top and bottom of the
+    /// board, a table shared by each window and its half turn; with the
+    /// stage by the men's steps to crown and learned king terms)
     /// [default: that of --init, else 4x4].
     #[arg(long, value_enum)]
     pub windows: Option<WindowShape>,
@@ -96,58 +99,53 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let layout = match (&start, asked) {
         (Some(weights), Some(layout)) if weights.layout() != layout => {
             return Err(format!(
-                "--init has windows {} row pairs high, --windows asks for {}: leave one out",
-                weights.layout().pairs,
-                layout.pairs
+                "--init has {:?} windows, --windows asks for {:?}: leave one out",
+                weights.layout().shape,
+                layout.shape
             ))
         }
         (Some(weights), _) => weights.layout(),
         (None, layout) => layout.unwrap_or(Layout::of::<R::Geometry>()),
     };
-    let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let mut games = 0u64;
     let mut chunks = Vec::new();
     for file in &args.files {
         for chunk in read_file(file, kind).map_err(|e| e.to_string())? {
             games += chunk.games as u64;
-            chunks.push((file, chunk));
+            chunks.push(chunk);
         }
     }
     let held = |batch: u32| batch % args.hold_out == args.hold_out - 1;
     // Data of fewer batches than --hold-out has none that rule holds out:
     // then the last batch is held out, or with a single batch its last
     // positions (the end of its last games).
-    let rule_holds_some = chunks.iter().any(|(_, c)| held(c.batch));
-    let last = chunks.len().saturating_sub(1);
-    for (i, (file, chunk)) in chunks.iter().enumerate() {
-        let context = |e: String| format!("{}: batch {}: {e}", file.display(), chunk.batch);
+    let rule_holds_some = chunks.iter().any(|c| held(c.batch));
+    let chunk_count = chunks.len();
+    let last = chunk_count.saturating_sub(1);
+    let (mut train_records, mut valid_records) = (Vec::new(), Vec::new());
+    for (i, chunk) in chunks.into_iter().enumerate() {
         if rule_holds_some {
-            let set = if held(chunk.batch) {
-                &mut valid
+            if held(chunk.batch) {
+                valid_records.extend(chunk.records);
             } else {
-                &mut train
-            };
-            set.extend::<R>(&chunk.records).map_err(context)?;
+                train_records.extend(chunk.records);
+            }
         } else if last > 0 {
-            let set = if i == last { &mut valid } else { &mut train };
-            set.extend::<R>(&chunk.records).map_err(context)?;
+            if i == last {
+                valid_records.extend(chunk.records);
+            } else {
+                train_records.extend(chunk.records);
+            }
         } else {
-            let split = chunk.records.len()
-                - (chunk.records.len() / args.hold_out as usize)
-                    .max(1)
-                    .min(chunk.records.len());
-            train
-                .extend::<R>(&chunk.records[..split])
-                .map_err(context)?;
-            valid
-                .extend::<R>(&chunk.records[split..])
-                .map_err(context)?;
+            let n = chunk.records.len();
+            let split = n - (n / args.hold_out as usize).max(1).min(n);
+            valid_records.extend_from_slice(&chunk.records[split..]);
+            train_records.extend_from_slice(&chunk.records[..split]);
         }
     }
-    if !rule_holds_some && !chunks.is_empty() {
+    if !rule_holds_some && chunk_count > 0 {
         eprintln!(
-            "train {kind}: {} batches, fewer than --hold-out {}: holding out {}",
-            chunks.len(),
+            "train {kind}: {chunk_count} batches, fewer than --hold-out {}: holding out {}",
             args.hold_out,
             if last > 0 {
                 "the last batch"
@@ -156,6 +154,21 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             }
         );
     }
+    let split = distinct(train_records, valid_records);
+    let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
+    let files = || {
+        args.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    train
+        .extend_distinct::<R>(&split.train)
+        .map_err(|e| format!("{}: {e}", files()))?;
+    valid
+        .extend_distinct::<R>(&split.valid)
+        .map_err(|e| format!("{}: {e}", files()))?;
     if train.is_empty() || valid.is_empty() {
         return Err(format!(
             "{} training and {} held-out positions: need some of each (more games)",
@@ -163,12 +176,21 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             valid.len()
         ));
     }
+    eprintln!(
+        "train {kind}: {games} games, {} positions, {} distinct: {} to fit, {} held out \
+         ({} held-out positions also in training games fitted instead)",
+        split.records,
+        split.train.len() + split.valid.len(),
+        split.train.len(),
+        split.valid.len(),
+        split.moved_to_train
+    );
+    drop(split);
     let start = start.unwrap_or_else(|| Patterns::zero(layout));
     eprintln!(
-        "train {kind}: {games} games, {} positions to fit, {} held out; {} weights",
-        train.len(),
-        valid.len(),
-        layout.weights_per_phase() * 2
+        "train {kind}: {} weights ({:?} windows)",
+        layout.weights_per_phase() * 2,
+        layout.shape
     );
     let config = FitConfig {
         epochs: args.epochs,

@@ -4,22 +4,27 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TEMPOEVL"
-//!      8     4  format version (2; version 1 is read too), little-endian
+//!      8     4  format version (3; versions 1 and 2 are read too),
+//!               little-endian
 //!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
 //!     38     2  windows
 //!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
-//!     46     2  reserved, 0
-//!     48     B  the N = windows * states * 2 weights, i16 little-endian,
-//!               ordered [window][state][phase] (phase 0 middle game),
-//!               as one LZ4 block (version 1: the 2N bytes themselves)
-//!   48+B     8  FNV-1a 64 checksum of every byte before it
+//!     46     2  weight tables (a window each for 4 x 4, a top window each
+//!               for 4 x 6)
+//!     48     4  king terms K (0 for 4 x 4 windows)
+//!     52     B  the N = (tables * states + K) * 2 weights, i16
+//!               little-endian, ordered [table][state][phase] then
+//!               [king term][phase] (phase 0 middle game), as one LZ4 block
+//!   52+B     8  FNV-1a 64 checksum of every byte before it
 //! ```
 //!
-//! Most states of a tall window never occur in play and keep the weight 0,
-//! so the compressed weights are a small part of their 2N bytes.
+//! Versions 1 and 2 held 4 x 4 windows only, with a 48-byte header (bytes
+//! 46-47 reserved) and the weights as they are (1) or in one LZ4 block (2).
+//! Most states of a 4 x 6 window never occur in play and keep the weight
+//! 0, so the compressed weights are a small part of their 2N bytes.
 //!
 //! A file that is short, long, of another format or board, or whose
 //! checksum does not match is refused with a [`WeightsError`].
@@ -30,14 +35,16 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::patterns::{Layout, Patterns, UNIT};
+use super::patterns::{Layout, Patterns, Shape, UNIT};
 use crate::rules::VariantKind;
 
 const MAGIC: &[u8; 8] = b"TEMPOEVL";
-const VERSION: u32 = 2;
-/// The first format: the weights stored as they are.
+const VERSION: u32 = 3;
+/// The first format: 4 x 4 windows, the weights stored as they are.
 const VERSION_PLAIN: u32 = 1;
-const HEADER: usize = 48;
+/// The header of versions 1 and 2.
+const OLD_HEADER: usize = 48;
+const HEADER: usize = 52;
 const NAME_LEN: usize = 24;
 
 /// Why a weights file was refused.
@@ -91,11 +98,10 @@ pub fn layout_of(kind: VariantKind) -> Layout {
     crate::rules::with_rules!(kind, R => Layout::of::<<R as crate::rules::Rules>::Geometry>())
 }
 
-/// The layout of the board a variant is played on with windows `pairs` row
-/// pairs high.
-pub fn shaped_layout_of(kind: VariantKind, pairs: u32) -> Layout {
+/// The layout of the board a variant is played on with windows of `shape`.
+pub fn shaped_layout_of(kind: VariantKind, shape: Shape) -> Layout {
     Layout {
-        pairs,
+        shape,
         ..layout_of(kind)
     }
 }
@@ -114,7 +120,8 @@ pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
     out.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
     out.extend_from_slice(&(layout.states() as u32).to_le_bytes());
     out.extend_from_slice(&(UNIT as u16).to_le_bytes());
-    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(layout.tables() as u16).to_le_bytes());
+    out.extend_from_slice(&(layout.king_terms() as u32).to_le_bytes());
     let plain: Vec<u8> = patterns
         .raw()
         .iter()
@@ -130,16 +137,24 @@ pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
 /// the variant the file is for and its weights.
 pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), WeightsError> {
     let bad = |why: String| WeightsError::Format(format!("{what}: {why}"));
-    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+    if bytes.len() < OLD_HEADER + 8 || &bytes[..8] != MAGIC {
         return Err(bad("not a tempo weights file (no TEMPOEVL header)".into()));
     }
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if version != VERSION && version != VERSION_PLAIN {
+    if !(VERSION_PLAIN..=VERSION).contains(&version) {
         return Err(bad(format!(
-            "format version {version}, this build reads versions {VERSION_PLAIN} and {VERSION}"
+            "format version {version}, this build reads versions {VERSION_PLAIN} to {VERSION}"
         )));
+    }
+    let header = if version == VERSION {
+        HEADER
+    } else {
+        OLD_HEADER
+    };
+    if bytes.len() < header + 8 {
+        return Err(bad("the file ends inside its header (truncated)".into()));
     }
     let name_bytes = &bytes[12..12 + NAME_LEN];
     let name_end = name_bytes.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
@@ -155,25 +170,48 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         )));
     }
     let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
-    let shapes = [small, shaped_layout_of(kind, 3)];
+    let (tables, king_terms) = if version == VERSION {
+        (u16_at(46) as usize, u32_at(48) as usize)
+    } else {
+        (windows, 0)
+    };
+    let shapes: &[Layout] = if version == VERSION {
+        &[small, shaped_layout_of(kind, Shape::Tall)]
+    } else {
+        &[small]
+    };
+    let shape_of = |l: &Layout| (l.windows(), l.states(), l.tables(), l.king_terms());
     let Some(&layout) = shapes
         .iter()
-        .find(|l| (l.windows(), l.states()) == (windows, states))
+        .find(|l| shape_of(l) == (windows, states, tables, king_terms))
         .filter(|_| unit == UNIT)
     else {
-        let [a, b] = shapes.map(|l| format!("{} of {}", l.windows(), l.states()));
+        let known: Vec<String> = shapes
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} windows of {} states in {} tables with {} king terms",
+                    l.windows(),
+                    l.states(),
+                    l.tables(),
+                    l.king_terms()
+                )
+            })
+            .collect();
         return Err(bad(format!(
-            "{windows} windows of {states} states in 1/{unit} units; this build uses {a} or {b} in 1/{UNIT}"
+            "{windows} windows of {states} states in {tables} tables with {king_terms} king \
+             terms, in 1/{unit} units; this build reads {} in 1/{UNIT} (version {version})",
+            known.join(" or ")
         )));
     };
-    let count = windows * states * 2;
+    let count = layout.weights_per_phase() * 2;
     let body = &bytes[..bytes.len() - 8];
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    if version == VERSION_PLAIN && bytes.len() != HEADER + 2 * count + 8 {
+    if version == VERSION_PLAIN && bytes.len() != header + 2 * count + 8 {
         return Err(bad(format!(
             "{} bytes, a file of this header has {} (truncated or padded)",
             bytes.len(),
-            HEADER + 2 * count + 8
+            header + 2 * count + 8
         )));
     }
     if fnv1a(body) != stored {
@@ -182,9 +220,9 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         ));
     }
     let plain = if version == VERSION_PLAIN {
-        body[HEADER..].to_vec()
+        body[header..].to_vec()
     } else {
-        lz4_flex::block::decompress(&body[HEADER..], 2 * count)
+        lz4_flex::block::decompress(&body[header..], 2 * count)
             .ok()
             .filter(|plain| plain.len() == 2 * count)
             .ok_or_else(|| bad(format!("the weights do not unpack to {count} values")))?

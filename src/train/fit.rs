@@ -1,13 +1,14 @@
 //! Fitting the pattern weights to self-play data.
 //!
 //! The model is the engine's own evaluation from White's view:
-//! `s = hand(pos) + sum over windows w of (p * F_w[s_w][0] + (1 - p) * F_w[s_w][1])`
-//! with `p` the share of pieces still on the board and `F` the folded
-//! weights (see `eval::patterns`), the hand terms held fixed. The loss is
-//! the cross-entropy between `sigmoid(s / K)` and the target
-//! `(1 - lambda) * result + lambda * sigmoid(search score / K)`, plus
-//! `l2 / 2` times the sum of the squared weights a batch touches. `K` is
-//! fitted first, to the hand evaluation alone. Adam updates only the
+//! `s = hand(pos) + sum over features i of c_i * (p * w_i[0] + (1 - p) * w_i[1])`
+//! with `p` the middle-game share of the stage, `w_i` a weight pair (a
+//! window state's table entry or a king term) and `c_i` how many times it
+//! counts in White's score (see `eval::patterns::features`), the hand terms
+//! held fixed. The loss is the cross-entropy between `sigmoid(s / K)` and
+//! the target `(1 - lambda) * result + lambda * sigmoid(search score / K)`,
+//! plus `l2 / 2` times the sum of the squared weights a batch touches. `K`
+//! is fitted first, to the hand evaluation alone. Adam updates only the
 //! weights a mini-batch touches (weights no position uses stay 0).
 //!
 //! Batches are split into a fixed number of slices whose predictions are
@@ -21,6 +22,7 @@ use crate::eval::{hand_white_score, table_for};
 use crate::rules::Rules;
 
 use super::data::Record;
+use super::distinct::Distinct;
 use super::SplitMix;
 
 /// Settings of a fit.
@@ -43,16 +45,21 @@ pub struct FitConfig {
 /// The positions of a data set in the form the fit reads.
 pub struct Samples {
     layout: Layout,
-    windows: usize,
-    /// Window states, `windows` a position.
-    states: Vec<u32>,
-    /// Share of the pieces on the board (middle-game phase weight).
+    /// Where each position's features start in `index` and `count`, and
+    /// one more entry for the end of the last.
+    offsets: Vec<usize>,
+    /// The weight pair of each feature.
+    index: Vec<u32>,
+    /// How many times each feature counts in White's score.
+    count: Vec<i16>,
+    /// The middle-game share of the stage.
     phase: Vec<f32>,
     /// The hand evaluation, White's view.
     base: Vec<f32>,
-    /// Game result for White: 0, 0.5 or 1.
+    /// Game result for White: 0, 0.5 or 1 (a mean over the games a
+    /// position occurred in, once de-duplicated).
     result: Vec<f32>,
-    /// The search score, White's view.
+    /// The search score, White's view (a mean, once de-duplicated).
     score: Vec<f32>,
 }
 
@@ -61,8 +68,9 @@ impl Samples {
     pub fn new(layout: Layout) -> Samples {
         Samples {
             layout,
-            windows: layout.windows(),
-            states: Vec::new(),
+            offsets: vec![0],
+            index: Vec::new(),
+            count: Vec::new(),
             phase: Vec::new(),
             base: Vec::new(),
             result: Vec::new(),
@@ -85,33 +93,54 @@ impl Samples {
         self.layout
     }
 
-    /// Adds the records of variant `R`; a record that is not a position of
-    /// `R` is an error.
+    /// Adds the records of variant `R`, each with its own labels; a record
+    /// that is not a position of `R` is an error.
     pub fn extend<R: Rules>(&mut self, records: &[Record]) -> Result<(), String> {
+        let single: Vec<Distinct> = records.iter().map(|&r| Distinct::single(r)).collect();
+        self.extend_distinct::<R>(&single)
+    }
+
+    /// Adds de-duplicated positions of variant `R` with their mean labels.
+    pub fn extend_distinct<R: Rules>(&mut self, positions: &[Distinct]) -> Result<(), String> {
         let table = table_for::<R>();
         let layout = self.layout;
-        let rows: Vec<_> = records
+        let rows: Vec<_> = positions
             .par_iter()
-            .map(|r| {
-                let pos = r.position::<R>()?;
-                let (states, phase) = features(layout, &pos);
-                Ok((states, phase, hand_white_score(&pos, table) as f32))
+            .map(|d| {
+                let pos = d.record.position::<R>()?;
+                let mut found = Vec::with_capacity(16);
+                let phase = features(layout, &pos, |i, c| found.push((i, c)));
+                Ok((found, phase, hand_white_score(&pos, table) as f32))
             })
             .collect::<Result<_, String>>()?;
-        for ((states, phase, base), r) in rows.into_iter().zip(records) {
-            self.states.extend_from_slice(&states);
+        for ((found, phase, base), d) in rows.into_iter().zip(positions) {
+            for (i, c) in found {
+                let count = i16::try_from(c)
+                    .map_err(|_| format!("a feature counts {c} times in one position"))?;
+                self.index.push(i);
+                self.count.push(count);
+            }
+            self.offsets.push(self.index.len());
             self.phase.push(phase);
             self.base.push(base);
-            self.result.push((r.result as f32 + 1.0) / 2.0);
-            self.score.push(r.score as f32);
+            self.result.push(d.result);
+            self.score.push(d.score);
         }
         Ok(())
     }
+
+    /// The features of sample `i`: weight pairs and counts.
+    fn features(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
+        let span = self.offsets[i]..self.offsets[i + 1];
+        self.index[span.clone()]
+            .iter()
+            .zip(&self.count[span])
+            .map(|(&w, &c)| (w as usize, c as f32))
+    }
 }
 
-/// The weights being fitted, in hundredths of a man, `[window][state][phase]`.
+/// The weights being fitted, in hundredths of a man, `[pair][phase]`.
 struct Model {
-    layout: Layout,
     weights: Vec<f32>,
 }
 
@@ -119,17 +148,9 @@ impl Model {
     /// White's score of sample `i` of `set`.
     fn predict(&self, set: &Samples, i: usize) -> f32 {
         let p = set.phase[i];
-        let size = self.layout.states();
         let mut s = set.base[i];
-        for (w, &state) in set.states[i * set.windows..(i + 1) * set.windows]
-            .iter()
-            .enumerate()
-        {
-            let own = (w * size + state as usize) * 2;
-            let r = self.layout.rotated(w);
-            let other = (r * size + self.layout.mirrored(state as usize)) * 2;
-            s += p * (self.weights[own] - self.weights[other])
-                + (1.0 - p) * (self.weights[own + 1] - self.weights[other + 1]);
+        for (w, c) in set.features(i) {
+            s += c * (p * self.weights[2 * w] + (1.0 - p) * self.weights[2 * w + 1]);
         }
         s
     }
@@ -225,10 +246,8 @@ pub fn fit(
         "the samples and the starting weights must be of the fitted layout"
     );
     let k = fit_scale(train);
-    let size = layout.states();
     let n = layout.weights_per_phase() * 2;
     let mut model = Model {
-        layout,
         weights: start
             .raw()
             .iter()
@@ -279,29 +298,21 @@ pub fn fit(
             let gs = parts.iter().flat_map(|(g, _)| g.iter().copied());
             for (i, g) in ids.zip(gs) {
                 let p = train.phase[i];
-                for (w, &state) in train.states[i * train.windows..(i + 1) * train.windows]
-                    .iter()
-                    .enumerate()
-                {
-                    let own = (w * size + state as usize) * 2;
-                    let r = layout.rotated(w);
-                    let other = (r * size + layout.mirrored(state as usize)) * 2;
-                    for (at, sign) in [(own, 1.0f32), (other, -1.0)] {
-                        if touched_at[at / 2] != step {
-                            touched_at[at / 2] = step;
-                            touched.push(at as u32);
-                        }
-                        grad[at] += sign * g * p;
-                        grad[at + 1] += sign * g * (1.0 - p);
+                for (w, c) in train.features(i) {
+                    if touched_at[w] != step {
+                        touched_at[w] = step;
+                        touched.push(w as u32);
                     }
+                    grad[2 * w] += c * g * p;
+                    grad[2 * w + 1] += c * g * (1.0 - p);
                 }
             }
             epoch_loss += parts.iter().map(|(_, s)| s).sum::<f64>();
             // 3. Adam on the touched weights.
             let correction1 = 1.0 - beta1.powi(step);
             let correction2 = 1.0 - beta2.powi(step);
-            for &at in &touched {
-                for j in [at as usize, at as usize + 1] {
+            for &w in &touched {
+                for j in [2 * w as usize, 2 * w as usize + 1] {
                     let g = grad[j] + config.l2 * model.weights[j];
                     m[j] = beta1 * m[j] + (1.0 - beta1) * g;
                     v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
