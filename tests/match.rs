@@ -25,17 +25,13 @@ fn two_tempo_engines_play_refereed_games_to_pdn() {
     let exe = env!("CARGO_BIN_EXE_tempo");
     let pdn = temp_path("games.pdn");
     let _ = std::fs::remove_file(&pdn);
-    for variant in ["international", "brazilian"] {
+    // A fixed depth, and a fixed number of nodes a move.
+    for (variant, limit, value) in [
+        ("international", "--depth", "3"),
+        ("brazilian", "--nodes", "3000"),
+    ] {
         let out = tempo()
-            .args([
-                "match",
-                "--variant",
-                variant,
-                "--games",
-                "2",
-                "--depth",
-                "3",
-            ])
+            .args(["match", "--variant", variant, "--games", "2", limit, value])
             .args([
                 "--engine",
                 &format!("{exe} hub"),
@@ -64,6 +60,7 @@ fn two_tempo_engines_play_refereed_games_to_pdn() {
     assert_eq!(text.matches("[GameType \"20\"]").count(), 2);
     assert_eq!(text.matches("[GameType \"26\"]").count(), 2);
     assert!(text.contains("[White \"a\"]") && text.contains("[White \"b\"]"));
+    assert_eq!(text.matches("[TimeControl \"3000 nodes/move\"]").count(), 2);
 }
 
 #[test]
@@ -318,6 +315,10 @@ fn bad_arguments_are_refused_with_a_message() {
         vec!["match", "--engine", "x"],
         vec!["match", "--engine", "x", "--engine", "y"],
         vec!["match", "--engine", "x", "--engine", "y", "--tc", "abc"],
+        vec!["match", "--engine", "x", "--engine", "y", "--nodes", "0"],
+        vec![
+            "match", "--engine", "x", "--engine", "y", "--nodes", "9", "--depth", "2",
+        ],
         vec![
             "match",
             "--engine",

@@ -33,14 +33,18 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
-    #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
     pub tc: Option<String>,
     /// Fixed time per move in seconds.
-    #[arg(long, value_name = "S", conflicts_with = "depth")]
+    #[arg(long, value_name = "S", conflicts_with_all = ["depth", "nodes"])]
     pub movetime: Option<f64>,
     /// Fixed search depth.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", conflicts_with = "nodes")]
     pub depth: Option<u32>,
+    /// Fixed nodes a move: a match no load of the machine sways (equal
+    /// time only where both engines search as many nodes a second).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
     /// Openings: a file, or "builtin" (every opening of one move each).
     #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub openings: String,
@@ -150,7 +154,13 @@ fn control(args: &MatchArgs) -> Result<TimeControl, String> {
         }
         return Ok(TimeControl::Depth(d));
     }
-    Err("give one of --tc, --movetime or --depth".to_string())
+    if let Some(n) = args.nodes {
+        if n == 0 {
+            return Err("--nodes must be at least 1".to_string());
+        }
+        return Ok(TimeControl::Nodes(n));
+    }
+    Err("give one of --tc, --movetime, --depth or --nodes".to_string())
 }
 
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {

@@ -31,6 +31,9 @@ pub enum TimeControl {
     MoveTime(Duration),
     /// A fixed search depth (no clock).
     Depth(u32),
+    /// A fixed number of nodes a move (no clock): a match that the load of
+    /// the machine cannot sway.
+    Nodes(u64),
 }
 
 impl TimeControl {
@@ -76,7 +79,7 @@ impl TimeControl {
 
 impl fmt::Display for TimeControl {
     /// As a PDN `TimeControl` tag says it: `40/60+0`, `10+0.1`,
-    /// `0.2 s/move`, `depth 8`.
+    /// `0.2 s/move`, `depth 8`, `20000 nodes/move`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeControl::Clock { moves, time, inc } => {
@@ -87,6 +90,7 @@ impl fmt::Display for TimeControl {
             }
             TimeControl::MoveTime(t) => write!(f, "{} s/move", t.as_secs_f64()),
             TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes/move"),
         }
     }
 }
@@ -106,7 +110,9 @@ impl Clock {
     pub fn new(control: TimeControl) -> Clock {
         let left = match control {
             TimeControl::Clock { time, .. } => time,
-            TimeControl::MoveTime(_) | TimeControl::Depth(_) => Duration::ZERO,
+            TimeControl::MoveTime(_) | TimeControl::Depth(_) | TimeControl::Nodes(_) => {
+                Duration::ZERO
+            }
         };
         Clock {
             control,
@@ -145,7 +151,7 @@ impl Clock {
         match self.control {
             TimeControl::Clock { inc, .. } => Some(self.left.saturating_add(inc)),
             TimeControl::MoveTime(t) => Some(t),
-            TimeControl::Depth(_) => None,
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => None,
         }
     }
 

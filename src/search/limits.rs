@@ -78,6 +78,10 @@ impl Limits {
                 depth: Some(d),
                 ..Limits::default()
             },
+            TimeControl::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
         }
     }
 

@@ -96,6 +96,10 @@ impl LevelUpdate {
                 depth: Some(d),
                 ..LevelUpdate::default()
             },
+            TimeControl::Nodes(n) => LevelUpdate {
+                nodes: Some(n),
+                ..LevelUpdate::default()
+            },
         }
     }
 }
