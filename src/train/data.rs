@@ -25,6 +25,11 @@
 //!            30  2  reserved, 0
 //! ```
 //!
+//! A run writes its chunks in the order their batches finish, which with
+//! several threads is not always batch order; a file holds each batch once.
+//! `tempo data merge` (see `merge`) makes one file of several, every batch
+//! once, in batch order.
+//!
 //! A file whose last chunk is cut short (the run was stopped while writing
 //! it) is refused by the readers, and `tempo selfplay` run again on the same
 //! file cuts that chunk off and goes on.
