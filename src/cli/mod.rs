@@ -14,6 +14,7 @@ mod analyse;
 pub mod bench;
 mod book;
 pub mod cpu;
+mod data;
 mod dxp;
 mod egdb;
 mod game;
@@ -111,6 +112,8 @@ pub enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the pattern weights to self-play data; writes a weights file.
     Train(train::TrainArgs),
+    /// Self-play data files: merge a run's shards into one, count what they hold.
+    Data(data::DataArgs),
     /// Endgame databases: build them by retrograde analysis, probe them.
     Egdb(egdb::EgdbArgs),
 }
@@ -129,6 +132,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Book(args)) => book::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Data(args)) => data::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
     }
 }

@@ -149,12 +149,15 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
             format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
         });
         let line = format!(
-            "games {}/{}  positions {}  {:.0} positions/s  ETA {eta}",
-            p.games_done, p.games_total, p.positions, p.positions_per_second
+            "games {}/{}  positions {}  {}  ETA {eta}",
+            p.games_done,
+            p.games_total,
+            p.positions,
+            rates(&p)
         );
         let mut err = std::io::stderr().lock();
         let _ = if terminal {
-            write!(err, "\r{line:<78}")
+            write!(err, "\r{line:<90}")
         } else {
             writeln!(err, "{line}")
         };
@@ -170,5 +173,29 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         done.games_total,
         done.positions
     );
+    if done.elapsed > Duration::ZERO {
+        outln!(
+            "this run: {:.1} s on {} {}, {}",
+            done.elapsed.as_secs_f64(),
+            done.threads,
+            if done.threads == 1 {
+                "thread"
+            } else {
+                "threads"
+            },
+            rates(&done)
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The speed of a run: positions a second, in all and per thread (the
+/// figure of one core), and games a second.
+fn rates(p: &Progress) -> String {
+    format!(
+        "{:.0} positions/s ({:.0} a thread), {:.1} games/s",
+        p.positions_per_second,
+        p.positions_per_thread_second(),
+        p.games_per_second
+    )
 }

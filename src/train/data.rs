@@ -25,6 +25,11 @@
 //!            30  2  reserved, 0
 //! ```
 //!
+//! A run writes its chunks in the order their batches finish, which with
+//! several threads is not always batch order; a file holds each batch once.
+//! `tempo data merge` (see `merge`) makes one file of several, every batch
+//! once, in batch order.
+//!
 //! A file whose last chunk is cut short (the run was stopped while writing
 //! it) is refused by the readers, and `tempo selfplay` run again on the same
 //! file cuts that chunk off and goes on.
@@ -32,6 +37,7 @@
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::eval::weights_file::fnv1a;
@@ -82,6 +88,25 @@ impl Record {
     pub fn position<R: Rules>(&self) -> Result<Position<R>, String> {
         Position::from_bits(self.white, self.black, self.kings, self.side)
             .map_err(|e| e.to_string())
+    }
+
+    /// The identity of the position: a well-mixed 64-bit key of the
+    /// pieces, the kings and the side to move, not of the result, score or
+    /// ply. Equal positions have equal keys, and keys of different
+    /// positions differ but by chance (about one pair in 2^64), so the
+    /// positions of a data set are told apart and counted once by key.
+    pub fn key(&self) -> u64 {
+        // The finaliser of splitmix64: every bit of the input moves about
+        // half of the output bits.
+        fn mix(mut z: u64) -> u64 {
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        let mut h = mix(self.white ^ 0x9E37_79B9_7F4A_7C15);
+        h = mix(h ^ self.black);
+        h = mix(h ^ self.kings);
+        mix(h ^ self.side.index() as u64)
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
@@ -169,7 +194,8 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-fn header(kind: VariantKind) -> Vec<u8> {
+/// The header of a data file of `kind`.
+pub(super) fn header(kind: VariantKind) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -196,9 +222,11 @@ pub fn encode_chunk(batch: u32, games: u32, records: &[Record]) -> Vec<u8> {
     out
 }
 
-/// What a scan of a file found: its chunks and where the last whole one ends.
+/// What a scan of a file found: its chunks, the bytes each one takes, and
+/// where the last whole one ends.
 struct Scan {
     chunks: Vec<Chunk>,
+    spans: Vec<Range<u64>>,
     good_until: u64,
     truncated: bool,
 }
@@ -227,11 +255,13 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
         )));
     }
     let mut chunks = Vec::new();
+    let mut spans = Vec::new();
     let mut at = HEADER;
     while at < bytes.len() {
         if bytes.len() - at < CHUNK_HEADER {
             return Ok(Scan {
                 chunks,
+                spans,
                 good_until: at as u64,
                 truncated: true,
             });
@@ -247,6 +277,7 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
         if end > bytes.len() {
             return Ok(Scan {
                 chunks,
+                spans,
                 good_until: at as u64,
                 truncated: true,
             });
@@ -265,17 +296,20 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
             games,
             records,
         });
+        spans.push(at as u64..end as u64);
         at = end;
     }
     Ok(Scan {
         chunks,
+        spans,
         good_until: at as u64,
         truncated: false,
     })
 }
 
-/// Reads every chunk of a data file of `kind`; a file cut short is refused.
-pub fn read_file(path: &Path, kind: VariantKind) -> Result<Vec<Chunk>, DataError> {
+/// Reads and checks the whole of a data file of `kind`; a file cut short
+/// is refused.
+fn scan_file(path: &Path, kind: VariantKind) -> Result<Scan, DataError> {
     let bytes = std::fs::read(path).map_err(|e| DataError::Io(path.to_path_buf(), e))?;
     let scan = scan(path, &bytes, kind)?;
     if scan.truncated {
@@ -284,7 +318,140 @@ pub fn read_file(path: &Path, kind: VariantKind) -> Result<Vec<Chunk>, DataError
             good_until: scan.good_until,
         });
     }
-    Ok(scan.chunks)
+    Ok(scan)
+}
+
+/// Reads every chunk of a data file of `kind`; a file cut short is refused.
+pub fn read_file(path: &Path, kind: VariantKind) -> Result<Vec<Chunk>, DataError> {
+    scan_file(path, kind).map(|scan| scan.chunks)
+}
+
+/// Reads every chunk of a data file of `kind`, as [`read_file`] does, with
+/// the bytes of the file each one takes (its header included).
+pub(super) fn read_spans(
+    path: &Path,
+    kind: VariantKind,
+) -> Result<Vec<(Chunk, Range<u64>)>, DataError> {
+    let scan = scan_file(path, kind)?;
+    Ok(scan.chunks.into_iter().zip(scan.spans).collect())
+}
+
+/// Whether `bytes` are one whole chunk of batch `batch` that matches its
+/// checksum (a chunk read again to be copied).
+pub(super) fn is_sound_chunk(bytes: &[u8], batch: u32) -> bool {
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    bytes.len() >= CHUNK_HEADER
+        && &bytes[..4] == CHUNK_MAGIC
+        && u32_at(4) == batch
+        && bytes.len() == CHUNK_HEADER + u32_at(8) as usize * RECORD
+        && fnv1a(&bytes[CHUNK_HEADER..]).to_le_bytes() == bytes[16..24]
+}
+
+/// The variant of a data file, as its header names it.
+pub fn file_variant(path: &Path) -> Result<VariantKind, DataError> {
+    let mut head = Vec::with_capacity(HEADER);
+    File::open(path)
+        .and_then(|f| f.take(HEADER as u64).read_to_end(&mut head))
+        .map_err(|e| DataError::Io(path.to_path_buf(), e))?;
+    let foreign = |why: &str| DataError::Foreign(path.to_path_buf(), why.to_string());
+    if head.len() < HEADER || &head[..8] != MAGIC {
+        return Err(foreign(
+            "not a tempo self-play data file (no TEMPOSPD header)",
+        ));
+    }
+    VariantKind::ALL
+        .into_iter()
+        .find(|&kind| head[12..36] == header(kind)[12..36])
+        .ok_or_else(|| foreign("the header names no variant this build plays"))
+}
+
+/// What a set of chunks holds: the counts `tempo data info` prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// The batch numbers, in order (a batch held twice counts twice).
+    pub batches: Vec<u32>,
+    /// Games.
+    pub games: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Positions by their game's result for White: losses, draws, wins.
+    pub results: [u64; 3],
+    /// The keys of the positions ([`Record::key`]), sorted, each once.
+    keys: Vec<u64>,
+}
+
+impl Census {
+    /// The census of `chunks`.
+    pub fn of(chunks: &[Chunk]) -> Census {
+        let mut census = Census::default();
+        for chunk in chunks {
+            census.batches.push(chunk.batch);
+            census.games += chunk.games as u64;
+            census.positions += chunk.records.len() as u64;
+            for r in &chunk.records {
+                census.results[(r.result + 1) as usize] += 1;
+                census.keys.push(r.key());
+            }
+        }
+        census.batches.sort_unstable();
+        census.keys.sort_unstable();
+        census.keys.dedup();
+        census
+    }
+
+    /// Adds the chunks `other` counted (a position in both counts once
+    /// among the distinct ones).
+    pub fn add(&mut self, other: &Census) {
+        self.batches.extend_from_slice(&other.batches);
+        self.batches.sort_unstable();
+        self.games += other.games;
+        self.positions += other.positions;
+        for (mine, theirs) in self.results.iter_mut().zip(other.results) {
+            *mine += theirs;
+        }
+        self.keys.extend_from_slice(&other.keys);
+        self.keys.sort_unstable();
+        self.keys.dedup();
+    }
+
+    /// Positions that differ (by key).
+    pub fn distinct(&self) -> u64 {
+        self.keys.len() as u64
+    }
+
+    /// The step between the batches of a shard: the smallest gap between
+    /// two batch numbers present, if they all leave the same remainder by
+    /// it (shard I of N holds the batches `b % N == I`), else 1; `None`
+    /// for fewer than two batch numbers.
+    pub fn step(&self) -> Option<u32> {
+        let mut numbers = self.batches.clone();
+        numbers.dedup();
+        let gap = numbers.windows(2).map(|w| w[1] - w[0]).min()?;
+        let first = numbers[0];
+        Some(if numbers.iter().all(|b| b % gap == first % gap) {
+            gap
+        } else {
+            1
+        })
+    }
+
+    /// The batches absent below the highest one present, of those the
+    /// [`Census::step`] says the set holds, as ranges (first, last) of
+    /// batches that step apart.
+    pub fn missing(&self) -> Vec<(u32, u32)> {
+        let Some(step) = self.step() else {
+            return Vec::new();
+        };
+        let mut ranges = Vec::new();
+        let mut expected = self.batches[0] % step;
+        for &b in &self.batches {
+            if b > expected {
+                ranges.push((expected, b - step));
+            }
+            expected = expected.max(b.saturating_add(step));
+        }
+        ranges
+    }
 }
 
 /// A data file open for appending chunks.
@@ -369,6 +536,60 @@ mod tests {
             Record::of(&pos, 1, 35, 8),
             Record::of(&pos.with_side_to_move(Side::Black), -1, -1200, 9),
         ]
+    }
+
+    #[test]
+    fn equal_positions_have_equal_keys_and_the_side_to_move_counts() {
+        let records = sample();
+        let pos = Position::<International>::start();
+        // Another result, score and ply: the same position, the same key.
+        assert_eq!(records[0].key(), Record::of(&pos, -1, 0, 30).key());
+        assert_ne!(records[0].key(), records[1].key());
+        let moved = pos.play(pos.legal_moves().as_slice()[0]);
+        let keys: Vec<u64> = [
+            Record::of(&moved, 0, 0, 1),
+            Record::of(&moved.with_side_to_move(Side::White), 0, 0, 1),
+            Record {
+                kings: 1 << 3,
+                ..Record::of(&moved, 0, 0, 1)
+            },
+        ]
+        .iter()
+        .map(Record::key)
+        .chain([records[0].key()])
+        .collect();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn a_census_counts_distinct_positions_and_finds_the_missing_batches() {
+        let chunk = |batch: u32| Chunk {
+            batch,
+            games: 2,
+            records: sample(),
+        };
+        let shard: Vec<Chunk> = [1, 4, 10, 16, 19].map(chunk).into();
+        let census = Census::of(&shard);
+        assert_eq!(
+            (census.games, census.positions, census.distinct()),
+            (10, 10, 2)
+        );
+        assert_eq!(census.results, [5, 0, 5]);
+        assert_eq!(census.step(), Some(3));
+        assert_eq!(census.missing(), vec![(7, 7), (13, 13)]);
+        let mut all = Census::of(&[0, 2, 3, 5, 9].map(chunk));
+        assert_eq!(all.step(), Some(1));
+        assert_eq!(all.missing(), vec![(1, 1), (4, 4), (6, 8)]);
+        all.add(&census);
+        assert_eq!((all.games, all.distinct()), (20, 2));
+        assert_eq!(all.missing(), vec![(6, 8), (11, 15), (17, 18)]);
+        // One batch says nothing of a step; a shard from a later batch on.
+        assert_eq!(Census::of(&[chunk(5)]).missing(), vec![]);
+        assert_eq!(Census::of(&[8, 16, 24].map(chunk)).missing(), vec![(0, 0)]);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Learning the evaluation: self-play games that produce positions
 //! labelled with results (`selfplay`), the file they are kept in (`data`),
-//! the positions each once (`distinct`), and the fit of the pattern
-//! weights to them (`fit`).
+//! the merge of the files of a sharded run into one (`merge`), the
+//! positions each once (`distinct`), and the fit of the pattern weights to
+//! them (`fit`).
 //!
 //! It uses `search` and `eval`; nothing but the command line uses it.
 
 pub mod data;
 pub mod distinct;
 pub mod fit;
+pub mod merge;
 pub mod selfplay;
 
 /// A splitmix64 generator: the seeded random plies of self-play and the

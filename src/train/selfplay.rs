@@ -63,8 +63,22 @@ pub struct Progress {
     pub positions: u64,
     /// Positions this run wrote a second.
     pub positions_per_second: f64,
+    /// Games this run finished a second.
+    pub games_per_second: f64,
+    /// Threads playing (at most one per pending batch).
+    pub threads: usize,
+    /// Time this run has played.
+    pub elapsed: Duration,
     /// Time left at this run's pace.
     pub eta: Option<Duration>,
+}
+
+impl Progress {
+    /// Positions this run wrote a second per playing thread: the figure of
+    /// one core, which does not depend on how many a machine has.
+    pub fn positions_per_thread_second(&self) -> f64 {
+        self.positions_per_second / self.threads.max(1) as f64
+    }
 }
 
 /// Plays the games of `config` not yet in the data file `writer` (whose
@@ -94,11 +108,15 @@ pub fn run<R: Rules>(
         .filter(|b| existing.batches.contains(&(**b as u32)))
         .map(|&b| games_of(b))
         .sum();
+    let threads = config.threads.max(1).min(pending.len().max(1));
     let mut state = Progress {
         games_done: done_before,
         games_total,
         positions: existing.records,
         positions_per_second: 0.0,
+        games_per_second: 0.0,
+        threads,
+        elapsed: Duration::ZERO,
         eta: None,
     };
     progress(state);
@@ -108,7 +126,7 @@ pub fn run<R: Rules>(
     let started = Instant::now();
     let mut written = Ok(());
     std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
+        for _ in 0..threads {
             let send = send.clone();
             let (next, failed, pending) = (&next, &failed, &pending);
             scope.spawn(move || {
@@ -144,10 +162,12 @@ pub fn run<R: Rules>(
             }
             games_this_run += games as u64;
             positions_this_run += records.len() as u64;
-            let secs = started.elapsed().as_secs_f64().max(1e-3);
+            state.elapsed = started.elapsed();
+            let secs = state.elapsed.as_secs_f64().max(1e-3);
             state.games_done += games as u64;
             state.positions += records.len() as u64;
             state.positions_per_second = positions_this_run as f64 / secs;
+            state.games_per_second = games_this_run as f64 / secs;
             let left = pending_games.saturating_sub(games_this_run);
             state.eta = Some(Duration::from_secs_f64(
                 secs * left as f64 / games_this_run.max(1) as f64,

@@ -1,0 +1,227 @@
+//! The shard merge: a self-play run played as three shards by three
+//! processes at once (stand-ins for the tasks of a job array) and merged by
+//! `tempo data merge` is the same data file as the run played whole; a
+//! file merged with itself keeps each batch once; two runs of other seeds
+//! are refused; and `tempo data info` counts the merged file right.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use tempo::rules::VariantKind;
+use tempo::train::data::{read_file, Chunk};
+
+/// A fresh directory `name` of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("tempo-selfplay-data-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `tempo ARGS` run in `dir`.
+fn tempo(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tempo"));
+    command.current_dir(dir).args(args);
+    command
+}
+
+/// The output of a command that must succeed.
+fn success(mut command: Command) -> Output {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// A small self-play run: 24 games in batches of 4, one thread.
+fn selfplay(dir: &Path, out: &str, games: &str, seed: &str, shard: &str) -> Command {
+    tempo(
+        dir,
+        &[
+            "selfplay",
+            "--out",
+            out,
+            "--games",
+            games,
+            "--batch-games",
+            "4",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            seed,
+            "--shard",
+            shard,
+        ],
+    )
+}
+
+fn chunks(path: &Path) -> Vec<Chunk> {
+    read_file(path, VariantKind::International).unwrap()
+}
+
+#[test]
+fn shards_played_at_once_merge_into_the_whole_run() {
+    let dir = scratch("merge");
+    success(selfplay(&dir, "whole.spd", "24", "4", "0/1"));
+    // The three shards at once, as a job array's tasks would run.
+    let children: Vec<_> = (0..3)
+        .map(|i| {
+            selfplay(
+                &dir,
+                &format!("shard-{i}.spd"),
+                "24",
+                "4",
+                &format!("{i}/3"),
+            )
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+    }
+    let merged = success(tempo(
+        &dir,
+        &[
+            "data",
+            "merge",
+            "--out",
+            "merged.spd",
+            "shard-0.spd",
+            "shard-1.spd",
+            "shard-2.spd",
+        ],
+    ));
+    let whole = chunks(&dir.join("whole.spd"));
+    assert_eq!(whole.len(), 6);
+    assert!(whole.windows(2).all(|w| w[0].batch < w[1].batch));
+    assert_eq!(chunks(&dir.join("merged.spd")), whole);
+    // One thread writes the batches in order, as the merge does: the very
+    // same bytes.
+    let bytes = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    assert_eq!(bytes("merged.spd"), bytes("whole.spd"));
+    let positions: usize = whole.iter().map(|c| c.records.len()).sum();
+    let stdout = String::from_utf8_lossy(&merged.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "3 files merged, 6 batches, 24 games, {positions} positions; 0 duplicate"
+        )),
+        "{stdout}"
+    );
+
+    // A file merged with itself: every batch once.
+    let twice = success(tempo(
+        &dir,
+        &[
+            "data",
+            "merge",
+            "--out",
+            "twice.spd",
+            "merged.spd",
+            "merged.spd",
+        ],
+    ));
+    assert!(String::from_utf8_lossy(&twice.stdout).contains("6 duplicate batches dropped"));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("6 batches also in merged.spd"));
+    assert_eq!(bytes("twice.spd"), bytes("whole.spd"));
+
+    // Another seed's games under the same batch numbers: refused, nothing
+    // written.
+    success(selfplay(&dir, "other.spd", "8", "5", "0/1"));
+    let mixed = tempo(
+        &dir,
+        &[
+            "data",
+            "merge",
+            "--out",
+            "mixed.spd",
+            "whole.spd",
+            "other.spd",
+        ],
+    )
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&mixed.stderr);
+    assert_eq!(mixed.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("batch 0 differs between whole.spd and other.spd"),
+        "{stderr}"
+    );
+    assert!(!dir.join("mixed.spd").exists());
+    // The output may not be an input.
+    let onto = tempo(&dir, &["data", "merge", "--out", "whole.spd", "whole.spd"])
+        .output()
+        .unwrap();
+    assert_eq!(onto.status.code(), Some(2));
+
+    // `tempo data info` on the merged file and on a shard.
+    let keys: HashSet<u64> = whole
+        .iter()
+        .flat_map(|c| c.records.iter().map(|r| r.key()))
+        .collect();
+    let wins = whole
+        .iter()
+        .flat_map(|c| &c.records)
+        .filter(|r| r.result == 1)
+        .count();
+    let info = success(tempo(&dir, &["data", "info", "merged.spd", "shard-1.spd"]));
+    let stdout = String::from_utf8_lossy(&info.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "merged.spd: international, 24 games, {positions} positions ({} distinct, ",
+            keys.len()
+        )),
+        "{stdout}"
+    );
+    let white_wins = format!(
+        "White wins/draws/losses {:.1}%/",
+        100.0 * wins as f64 / positions as f64
+    );
+    assert!(lines[0].contains(&white_wins), "{stdout}");
+    assert!(
+        lines[0].ends_with("6 batches 0-5, none missing"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].ends_with("2 batches 1-4 every 3, none missing"),
+        "{stdout}"
+    );
+    assert!(lines[2].starts_with("all 2 files: 32 games"), "{stdout}");
+    assert!(lines[2].contains("(2 held twice)"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn info_names_the_batches_an_unfinished_shard_lacks() {
+    let dir = scratch("info");
+    // Shard 1 of 2 has its batches 1 and 3; shard 0 stopped after batch 0
+    // (8 games of batches of 4), without its batch 2.
+    success(selfplay(&dir, "b.spd", "16", "6", "1/2"));
+    success(selfplay(&dir, "a.spd", "8", "6", "0/2"));
+    let info = success(tempo(&dir, &["data", "info", "b.spd", "a.spd"]));
+    let stdout = String::from_utf8_lossy(&info.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].ends_with("2 batches 1-3 every 2, none missing"),
+        "{stdout}"
+    );
+    assert!(lines[1].ends_with("1 batch 0"), "{stdout}");
+    assert!(
+        lines[2].ends_with("3 batches 0-3, 1 missing: 2"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
