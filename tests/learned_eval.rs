@@ -362,6 +362,7 @@ fn small_config(games: u64) -> SelfplayConfig<Brazilian> {
         games,
         batch_games: 2,
         nodes: Some(300),
+        vary_nodes: 0,
         depth: None,
         random_plies: 6,
         seed: 42,
@@ -386,6 +387,20 @@ fn selfplay_is_reproducible_resumes_and_shards() {
         let pos = record.position::<Brazilian>().unwrap();
         assert!(pos.legal_moves().iter().all(|m| m.captured_bits().0 == 0));
     }
+    // Node limits drawn at random for each move (the search looks at its
+    // count every 1,024 nodes, so around 3,000): the same game again for
+    // the seed, another than with the limit fixed.
+    let fixed = SelfplayConfig {
+        nodes: Some(3000),
+        ..small_config(8)
+    };
+    let varied = SelfplayConfig {
+        vary_nodes: 30,
+        ..fixed.clone()
+    };
+    let varied_game = play_game::<Brazilian>(&varied, 3, &mut table);
+    assert_eq!(play_game::<Brazilian>(&varied, 3, &mut table), varied_game);
+    assert_ne!(varied_game, play_game::<Brazilian>(&fixed, 3, &mut table));
     // All at once, or four games and then the rest: the same batches.
     let whole = scratch("whole.spd");
     let parts = scratch("parts.spd");

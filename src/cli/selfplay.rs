@@ -33,6 +33,13 @@ pub struct SelfplayArgs {
     /// Nodes searched for each move.
     #[arg(long, default_value_t = 4000)]
     pub nodes: u64,
+    /// Draw each move's node limit at random within this many percent of
+    /// --nodes either way, so that games from one opening part at the first
+    /// close choice (more distinct positions; the search reads its count
+    /// every 1,024 nodes); 0 plays the games of earlier versions, which
+    /// resume only with 0.
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=90))]
+    pub vary_nodes: u32,
     /// Depth limit for each move, besides --nodes.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
@@ -111,6 +118,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         games: args.games,
         batch_games: args.batch_games,
         nodes: Some(args.nodes),
+        vary_nodes: args.vary_nodes,
         depth: args.depth,
         random_plies: args
             .random_plies
@@ -127,11 +135,16 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         resources,
     };
     eprintln!(
-        "selfplay {kind}: {} games (shard {}/{}), {} nodes a move, {} random plies, {threads} {}, into {}",
+        "selfplay {kind}: {} games (shard {}/{}), {} nodes a move{}, {} random plies, {threads} {}, into {}",
         args.games,
         args.shard.0,
         args.shard.1,
         args.nodes,
+        if args.vary_nodes > 0 {
+            format!(" (± {}%)", args.vary_nodes)
+        } else {
+            String::new()
+        },
         config.random_plies,
         if threads == 1 { "thread" } else { "threads" },
         args.out.display()

@@ -36,6 +36,10 @@ pub struct SelfplayConfig<R: Rules> {
     pub nodes: Option<u64>,
     /// Depth limit of each move's search.
     pub depth: Option<u32>,
+    /// Each move's node limit is drawn at random within this many percent
+    /// of `nodes` either way (0: exactly `nodes`), so that games from the
+    /// same opening part at the first close choice.
+    pub vary_nodes: u32,
     /// Plies played at random from the start position.
     pub random_plies: u32,
     /// Seed of the random plies.
@@ -202,15 +206,22 @@ pub fn play_game<R: Rules>(config: &SelfplayConfig<R>, g: u64, table: &mut Table
         return Vec::new();
     }
     table.clear();
-    let limits = Limits {
-        depth: config.depth,
-        nodes: config.nodes,
-        ..Limits::default()
-    };
     let mut seen = Vec::new();
     while !game.result().is_over() && (game.moves().len() as u32) < config.max_plies {
         let pos = *game.position();
-        let mut setup = SearchSetup::for_game(&game, limits.clone());
+        let nodes = match config.nodes {
+            Some(n) if config.vary_nodes > 0 => {
+                let spread = n * config.vary_nodes.min(100) as u64 / 100;
+                Some((n - spread + random.next() % (2 * spread + 1)).max(1))
+            }
+            nodes => nodes,
+        };
+        let limits = Limits {
+            depth: config.depth,
+            nodes,
+            ..Limits::default()
+        };
+        let mut setup = SearchSetup::for_game(&game, limits);
         setup.resources = config.resources.clone();
         let result = search(&setup, table, &Control::new(false), &mut |_| {});
         let Some(mv) = result.best else { break };
