@@ -234,12 +234,14 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     );
     write_file(kind, &fitted.patterns, &args.out).map_err(|e| e.to_string())?;
     outln!(
-        "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {}",
+        "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {} (the \
+         evaluation reads {:.1} MB of tables)",
         fitted.k,
         fitted.start_loss,
         fitted.best.0,
         fitted.best.1,
-        args.out.display()
+        args.out.display(),
+        fitted.patterns.table_bytes() as f64 / 1e6
     );
     Ok(ExitCode::SUCCESS)
 }
