@@ -102,7 +102,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
             contempt: setup.contempt,
-            threat_plies: setup.threat_plies,
+            threat_plies: setup.techniques.threat_plies,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
