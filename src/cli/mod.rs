@@ -22,6 +22,7 @@ mod matches;
 pub mod perft;
 mod resources;
 mod selfplay;
+mod tactics;
 mod train;
 
 use std::io::{self, Write};
@@ -113,6 +114,9 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Endgame databases: build them by retrograde analysis, probe them.
     Egdb(egdb::EgdbArgs),
+    /// Search positions with a known winning shot; say which were found and
+    /// when.
+    Tactics(tactics::TacticsArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -130,6 +134,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
+        Some(Command::Tactics(args)) => tactics::run(&args),
     }
 }
 
