@@ -33,8 +33,12 @@ fn a_shot_is_solved_and_a_wrong_move_is_not() {
     let text = format!("fen\tbest\n{FEN}\t39-34\t2\tl5\n{FEN}\t45-40\t0\twrong\n");
     let shots = read_shots(VariantKind::International, &text).unwrap();
     let mut table = Table::new(16);
-    {
-        let settings = settings(Techniques::default());
+    for qs_sacrifices in [0, 2] {
+        let techniques = Techniques {
+            qs_sacrifices,
+            ..Techniques::default()
+        };
+        let settings = settings(techniques);
         let mut seen = 0;
         let attempts = solve_all(
             VariantKind::International,

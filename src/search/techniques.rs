@@ -8,6 +8,11 @@ pub struct Techniques {
     /// Quiet plies quiescence adds where the opponent threatens a capture
     /// (0: none; one ply measured weaker at 0.1 s a move, 40% against none).
     pub threat_plies: u32,
+    /// Sacrifices quiescence tries along one line, with no king on the
+    /// board: quiet moves after which the opponent must capture and every
+    /// capture is answered by one (of more pieces for the last sacrifice
+    /// the budget allows), the start of most shots (0: none).
+    pub qs_sacrifices: u32,
 }
 
 /// One technique: its name, its largest value and what it does.
@@ -22,17 +27,25 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 1] = [Technique {
-    name: "threat-plies",
-    max: 2,
-    help: "quiet plies quiescence adds where the opponent threatens a capture",
-}];
+pub const TECHNIQUES: [Technique; 2] = [
+    Technique {
+        name: "threat-plies",
+        max: 2,
+        help: "quiet plies quiescence adds where the opponent threatens a capture",
+    },
+    Technique {
+        name: "qs-sacrifices",
+        max: 3,
+        help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
+    },
+];
 
 impl Techniques {
     /// The field of the technique `name`, if there is one.
     fn field(&mut self, name: &str) -> Option<&mut u32> {
         match name {
             "threat-plies" => Some(&mut self.threat_plies),
+            "qs-sacrifices" => Some(&mut self.qs_sacrifices),
             _ => None,
         }
     }
@@ -41,6 +54,7 @@ impl Techniques {
     pub fn get(&self, name: &str) -> Option<u32> {
         match name {
             "threat-plies" => Some(self.threat_plies),
+            "qs-sacrifices" => Some(self.qs_sacrifices),
             _ => None,
         }
     }
@@ -95,10 +109,10 @@ mod tests {
     #[test]
     fn assignments_read_name_and_value() {
         let mut t = Techniques::default();
-        t.assign("threat-plies=2").unwrap();
-        assert_eq!(t.threat_plies, 2);
-        assert!(t.assign("threat-plies").is_err());
-        assert!(t.assign("threat-plies=x").is_err());
+        t.assign("qs-sacrifices=2").unwrap();
+        assert_eq!(t.qs_sacrifices, 2);
+        assert!(t.assign("qs-sacrifices").is_err());
+        assert!(t.assign("qs-sacrifices=x").is_err());
         assert!(t.assign("threat-plies=9").is_err());
     }
 }

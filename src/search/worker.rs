@@ -70,6 +70,8 @@ pub(super) struct Worker<'a, R: Rules> {
     root_clocks: DrawClocks,
     contempt: i32,
     threat_plies: u32,
+    /// Sacrifices quiescence may try along a line (0: none).
+    qs_sacrifices: u32,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
@@ -103,6 +105,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_clocks: setup.clocks,
             contempt: setup.contempt,
             threat_plies: setup.techniques.threat_plies,
+            qs_sacrifices: setup.techniques.qs_sacrifices,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
@@ -259,7 +262,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, self.threat_plies);
+            return self.quiesce(pos, alpha, beta, ply, self.threat_plies, self.qs_sacrifices);
         }
         self.count_node();
         if self.stopped {
@@ -532,7 +535,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         pv_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            self.quiesce(child, alpha, beta, ply, self.threat_plies)
+            self.quiesce(
+                child,
+                alpha,
+                beta,
+                ply,
+                self.threat_plies,
+                self.qs_sacrifices,
+            )
         } else {
             self.negamax(child, depth, alpha, beta, ply, clocks, pv_node)
         }
