@@ -13,6 +13,11 @@ pub struct Techniques {
     /// capture is answered by one (of more pieces for the last sacrifice
     /// the budget allows), the start of most shots (0: none).
     pub qs_sacrifices: u32,
+    /// Scan's late-move reductions (1) instead of the logarithmic table
+    /// (0): never a capture or a crowning; at a non-PV node every move
+    /// after the first by a ply, from the fifth by two; at a PV node a ply
+    /// from the fourth.
+    pub scan_lmr: u32,
 }
 
 /// One technique: its name, its largest value and what it does.
@@ -27,7 +32,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 2] = [
+pub const TECHNIQUES: [Technique; 3] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -38,6 +43,11 @@ pub const TECHNIQUES: [Technique; 2] = [
         max: 3,
         help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
     },
+    Technique {
+        name: "scan-lmr",
+        max: 1,
+        help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
+    },
 ];
 
 impl Techniques {
@@ -46,6 +56,7 @@ impl Techniques {
         match name {
             "threat-plies" => Some(&mut self.threat_plies),
             "qs-sacrifices" => Some(&mut self.qs_sacrifices),
+            "scan-lmr" => Some(&mut self.scan_lmr),
             _ => None,
         }
     }
@@ -55,6 +66,7 @@ impl Techniques {
         match name {
             "threat-plies" => Some(self.threat_plies),
             "qs-sacrifices" => Some(self.qs_sacrifices),
+            "scan-lmr" => Some(self.scan_lmr),
             _ => None,
         }
     }

@@ -72,6 +72,8 @@ pub(super) struct Worker<'a, R: Rules> {
     threat_plies: u32,
     /// Sacrifices quiescence may try along a line (0: none).
     qs_sacrifices: u32,
+    /// Scan's late-move reductions instead of the logarithmic table.
+    scan_lmr: bool,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
@@ -106,6 +108,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             contempt: setup.contempt,
             threat_plies: setup.techniques.threat_plies,
             qs_sacrifices: setup.techniques.qs_sacrifices,
+            scan_lmr: setup.techniques.scan_lmr != 0,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
@@ -435,7 +438,24 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pv_node,
                 );
             } else {
-                let reduction = if depth >= 3
+                let reduction = if self.scan_lmr {
+                    // Scan's reductions: never a capture or a crowning; at
+                    // a non-PV node every move after the first by a ply,
+                    // from the fifth by two; at a PV node a ply from the
+                    // fourth.
+                    let crowns = pos.men(pos.side_to_move()) & mv.from().mask() != 0
+                        && Position::<R>::promotion_row(pos.side_to_move()) & mv.to().mask() != 0;
+                    if depth >= 2
+                        && quiet
+                        && !crowns
+                        && extension == 0
+                        && i >= if pv_node { 3 } else { 1 }
+                    {
+                        (if !pv_node && i >= 4 { 2 } else { 1 }).min(new_depth)
+                    } else {
+                        0
+                    }
+                } else if depth >= 3
                     && quiet
                     && extension == 0
                     && i >= if pv_node { 4 } else { 2 }
