@@ -18,6 +18,10 @@ pub struct Techniques {
     /// after the first by a ply, from the fifth by two; at a PV node a ply
     /// from the fourth.
     pub scan_lmr: u32,
+    /// Singular extension (1): at a PV node of depth 8 or more, the table's
+    /// move is searched a ply deeper when every other move fails 0.40 man
+    /// below its stored lower bound at four plies less.
+    pub singular: u32,
 }
 
 /// One technique: its name, its largest value and what it does.
@@ -32,7 +36,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 3] = [
+pub const TECHNIQUES: [Technique; 4] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -48,6 +52,11 @@ pub const TECHNIQUES: [Technique; 3] = [
         max: 1,
         help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
     },
+    Technique {
+        name: "singular",
+        max: 1,
+        help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
+    },
 ];
 
 impl Techniques {
@@ -57,6 +66,7 @@ impl Techniques {
             "threat-plies" => Some(&mut self.threat_plies),
             "qs-sacrifices" => Some(&mut self.qs_sacrifices),
             "scan-lmr" => Some(&mut self.scan_lmr),
+            "singular" => Some(&mut self.singular),
             _ => None,
         }
     }
@@ -67,6 +77,7 @@ impl Techniques {
             "threat-plies" => Some(self.threat_plies),
             "qs-sacrifices" => Some(self.qs_sacrifices),
             "scan-lmr" => Some(self.scan_lmr),
+            "singular" => Some(self.singular),
             _ => None,
         }
     }
