@@ -272,6 +272,7 @@ fn the_bench_node_count_is_the_recorded_one() {
         hash: 16,
         quiet: true,
         eval_files: Vec::new(),
+        options: Vec::new(),
     };
     let totals = bench(&args, &mut |_| {}).unwrap();
     let again = bench(&args, &mut |_| {}).unwrap();
@@ -307,6 +308,7 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
         hash: 16,
         quiet: true,
         eval_files,
+        options: Vec::new(),
     };
     let nodes = |files| bench(&args(files), &mut |_| {}).unwrap().nodes;
     let built_in = nodes(vec![]);
@@ -330,7 +332,7 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
 fn quiescence_threat_plies_still_give_legal_moves() {
     for threat_plies in [1, 2] {
         let pos = parse_fen::<International>("W:W27,28,32,33,37,38:B12,13,17,18,19,23").unwrap();
-        let r = depth_search_with(pos, 6, |setup| setup.threat_plies = threat_plies);
+        let r = depth_search_with(pos, 6, |setup| setup.techniques.threat_plies = threat_plies);
         assert!(pos.legal_moves().contains(r.best.unwrap()));
     }
 }

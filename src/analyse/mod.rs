@@ -33,6 +33,7 @@ pub mod annotate;
 pub mod input;
 pub mod output;
 pub mod report;
+pub mod tactics;
 
 use std::any::Any;
 use std::io;

@@ -15,7 +15,9 @@ use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules, VariantKind};
 use crate::search::resources::{PatternSource, ResourceSettings};
 use crate::search::tt::Table;
-use crate::search::{search, solved_draws, Control, Limits, SearchResources, SearchSetup};
+use crate::search::{
+    search, solved_draws, Control, Limits, SearchResources, SearchSetup, Techniques,
+};
 
 /// International positions, opening to endgame.
 const INTERNATIONAL: [&str; 20] = [
@@ -77,6 +79,10 @@ pub struct BenchArgs {
     /// variant.
     #[arg(long = "eval-file", value_name = "PATH")]
     pub eval_files: Vec<PathBuf>,
+    /// A search technique set for every search, as `NAME=VALUE` (the
+    /// engine parameter of that name, e.g. `qs-sacrifices=1`); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// Totals of a bench run.
@@ -114,8 +120,18 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
             return Err(format!("two --eval-file for {kind}: give one per variant"));
         }
     }
-    let international = resources::<International>(international)?;
-    let brazilian = resources::<Brazilian>(brazilian)?;
+    let mut techniques = Techniques::default();
+    for option in &args.options {
+        techniques.assign(option)?;
+    }
+    let international = Searches {
+        resources: resources::<International>(international)?,
+        techniques,
+    };
+    let brazilian = Searches {
+        resources: resources::<Brazilian>(brazilian)?,
+        techniques,
+    };
     let mut table = Table::new(args.hash as usize);
     for fen in INTERNATIONAL {
         bench_one::<International>(&mut table, fen, args, &international, &mut totals, line)?;
@@ -136,11 +152,17 @@ fn resources<R: Rules>(eval_file: Option<PathBuf>) -> Result<SearchResources<R>,
     SearchResources::load(&settings).map_err(|e| e.to_string())
 }
 
+/// What every bench search of a variant searches with.
+struct Searches<R: Rules> {
+    resources: SearchResources<R>,
+    techniques: Techniques,
+}
+
 fn bench_one<R: Rules>(
     table: &mut Table,
     fen: &str,
     args: &BenchArgs,
-    resources: &SearchResources<R>,
+    searches: &Searches<R>,
     totals: &mut BenchTotals,
     line: &mut dyn FnMut(String),
 ) -> Result<(), String> {
@@ -156,7 +178,8 @@ fn bench_one<R: Rules>(
     );
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
-    setup.resources = resources.clone();
+    setup.resources = searches.resources.clone();
+    setup.techniques = searches.techniques;
     let started = Instant::now();
     let result = search(&setup, table, &control, &mut |_| {});
     let time = started.elapsed();

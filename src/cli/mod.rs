@@ -23,6 +23,7 @@ mod matches;
 pub mod perft;
 mod resources;
 mod selfplay;
+mod tactics;
 mod train;
 
 use std::io::{self, Write};
@@ -116,6 +117,9 @@ pub enum Command {
     Data(data::DataArgs),
     /// Endgame databases: build them by retrograde analysis, probe them.
     Egdb(egdb::EgdbArgs),
+    /// Search positions with a known winning shot; say which were found and
+    /// when.
+    Tactics(tactics::TacticsArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -134,6 +138,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Data(args)) => data::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
+        Some(Command::Tactics(args)) => tactics::run(&args),
     }
 }
 

@@ -194,7 +194,7 @@ impl<R: Rules> VariantGame for GameState<R> {
             _ => 1,
         };
         setup.search_single_move = mode == GoMode::Analyze;
-        setup.threat_plies = options.threat_plies as u32;
+        setup.techniques = options.techniques;
         setup.resources = self.resources.clone();
         setup.contempt = if mode == GoMode::Analyze {
             0

@@ -38,7 +38,7 @@ use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::resources::{PatternSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
-use crate::search::{solved_draws, Control};
+use crate::search::{solved_draws, Control, Techniques};
 use game_state::{new_game_state, BookHit, SearchRequest, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
@@ -62,8 +62,8 @@ pub struct Options {
     pub multipv: usize,
     /// Draw avoidance in hundredths of a man (not used by `go analyze`).
     pub contempt: usize,
-    /// Quiet plies quiescence adds where the opponent threatens a capture.
-    pub threat_plies: usize,
+    /// The search's optional techniques (Hub parameters by their names).
+    pub techniques: Techniques,
     /// Play from the opening book in `go think` and `go ponder`.
     pub book: bool,
     /// Book moves within this many hundredths of a man of the best book
@@ -81,7 +81,7 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             contempt: DEFAULT_CONTEMPT,
-            threat_plies: 0,
+            techniques: Techniques::default(),
             book: true,
             book_margin: 4,
             level: strength::MAX_LEVEL,
@@ -102,8 +102,6 @@ pub const MAX_THREADS: usize = 256;
 pub const DEFAULT_CONTEMPT: usize = 25;
 /// Largest contempt accepted, hundredths of a man.
 pub const MAX_CONTEMPT: usize = 100;
-/// Most quiescence threat plies accepted.
-pub const MAX_THREAT_PLIES: usize = 2;
 /// Most analysis lines accepted.
 pub const MAX_MULTIPV: usize = 64;
 /// Largest `book-margin` accepted, in hundredths of a man.

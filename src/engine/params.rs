@@ -10,11 +10,12 @@ use super::strength::{level_for_elo, LEVEL_ELO, MAX_LEVEL};
 use super::types::{EngineError, Param, ParamKind};
 use super::{
     draw_params, resource_settings, warming, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT,
-    MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, MAX_THREAT_PLIES,
+    MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS,
 };
 use crate::book;
 use crate::rules::VariantKind;
 use crate::search::resources::MAX_EGDB_PIECES;
+use crate::search::techniques::TECHNIQUES;
 use crate::search::tt::Table;
 
 /// The largest `elo` accepted.
@@ -125,14 +126,11 @@ impl EngineHost {
                 MAX_CONTEMPT,
                 "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
             ),
-            int(
-                "threat-plies",
-                self.options.threat_plies,
-                0,
-                MAX_THREAT_PLIES,
-                "quiet plies quiescence adds where the opponent threatens a capture",
-            ),
         ];
+        params.extend(TECHNIQUES.iter().map(|t| {
+            let value = self.options.techniques.get(t.name).unwrap_or_default();
+            int(t.name, value as usize, 0, t.max as usize, t.help)
+        }));
         params.extend(draw_params::params(&self.draw_settings()));
         params
     }
@@ -195,7 +193,6 @@ impl EngineHost {
             "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
             "level" => self.options.level = number(1, MAX_LEVEL as usize)? as u32,
             "elo" => self.options.level = level_for_elo(number(0, MAX_ELO)? as u32),
-            "threat-plies" => self.options.threat_plies = number(0, MAX_THREAT_PLIES)?,
             "book" => {
                 self.options.book = match value.trim().to_ascii_lowercase().as_str() {
                     "true" | "1" | "on" | "yes" => true,
@@ -246,6 +243,17 @@ impl EngineHost {
                     self.note = Some(note);
                 }
                 self.eval_files = files;
+            }
+            _ if TECHNIQUES.iter().any(|t| t.name == name) => {
+                let max = TECHNIQUES
+                    .iter()
+                    .find(|t| t.name == name)
+                    .map_or(0, |t| t.max);
+                let n = number(0, max as usize)? as u32;
+                self.options
+                    .techniques
+                    .set(name, n)
+                    .map_err(|why| bad(&why))?;
             }
             _ if name.starts_with("draw-") => {
                 let mut settings = self.draw_settings();

@@ -15,6 +15,7 @@
 mod busy;
 pub mod limits;
 pub mod resources;
+pub mod techniques;
 pub mod tt;
 mod worker;
 
@@ -30,6 +31,7 @@ use crate::rules::{Move, Position, Rules};
 use busy::Busy;
 pub use limits::Limits;
 pub use resources::{solved_draws, SearchResources};
+pub use techniques::Techniques;
 use tt::Table;
 use worker::Worker;
 
@@ -128,9 +130,8 @@ pub struct SearchSetup<R: Rules> {
     pub multipv: usize,
     /// Search even when only one move is legal (analysis).
     pub search_single_move: bool,
-    /// Quiet plies quiescence adds where the opponent threatens a capture
-    /// (0: none; one ply measured weaker at 0.1 s a move, 40% against none).
-    pub threat_plies: u32,
+    /// The optional techniques (all off unless set).
+    pub techniques: Techniques,
     /// How much worse than 0 a draw is for the side to move at the root,
     /// in hundredths of a man (0: a draw is a draw).
     pub contempt: i32,
@@ -152,7 +153,7 @@ impl<R: Rules> SearchSetup<R> {
             multipv: 1,
             search_single_move: false,
             contempt: 0,
-            threat_plies: 0,
+            techniques: Techniques::default(),
             resources: SearchResources::builtin(),
         }
     }

@@ -25,7 +25,8 @@ use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::movegen::{
-    count_moves, has_capture, has_quiet_move, legal_quiet_move, side_has_capture,
+    count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_quiet_move,
+    side_has_capture,
 };
 use crate::rules::{Goal, Move, MoveList, Position, Rules};
 use ordering::pick;
@@ -50,6 +51,11 @@ const LATE_MOVE_DEPTH: i32 = 4;
 /// to bench depth 16, median of six interleaved runs: 0.60 from depth 5,
 /// 0.61 from 6, 0.62 from 4, 0.63 from 8, 0.68 without deferral).
 const DEFER_DEPTH: i32 = 5;
+/// Singular extension: the least depth of a PV node that tries it, and how
+/// far below the table's lower bound every other move must fail (Scan's
+/// figures: depth 8, 0.40 man).
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_MARGIN: i32 = 40;
 // Late-move pruning stops a move loop, which must hold no deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
 
@@ -71,6 +77,12 @@ pub(super) struct Worker<'a, R: Rules> {
     root_clocks: DrawClocks,
     contempt: i32,
     threat_plies: u32,
+    /// Sacrifices quiescence may try along a line (0: none).
+    qs_sacrifices: u32,
+    /// Scan's late-move reductions instead of the logarithmic table.
+    scan_lmr: bool,
+    /// Singular extension of the table's move at PV nodes.
+    singular: bool,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
@@ -166,7 +178,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
             contempt: setup.contempt,
-            threat_plies: setup.threat_plies,
+            threat_plies: setup.techniques.threat_plies,
+            qs_sacrifices: setup.techniques.qs_sacrifices,
+            scan_lmr: setup.techniques.scan_lmr != 0,
+            singular: setup.techniques.singular != 0,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
@@ -323,7 +338,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, self.threat_plies);
+            return self.quiesce(pos, alpha, beta, ply, self.threat_plies, self.qs_sacrifices);
         }
         self.count_node();
         if self.stopped {
@@ -486,9 +501,31 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             let mut score;
             if i == 0 {
+                // The table's move at a PV node, when no other move comes
+                // near its stored lower bound, is searched a ply deeper.
+                let singular = pv_node
+                    && self.singular
+                    && depth >= SINGULAR_DEPTH
+                    && extension == 0
+                    && ply < MAX_PLY / 2
+                    && hint.matches(mv)
+                    && entry.is_some_and(|e| {
+                        e.bound == Bound::Lower
+                            && e.depth >= depth - 4
+                            && from_table(e.score, ply).abs() < MATE_BOUND
+                            && self.is_singular(
+                                pos,
+                                mv,
+                                must_capture,
+                                from_table(e.score, ply) - SINGULAR_MARGIN,
+                                depth,
+                                ply,
+                                clocks,
+                            )
+                    });
                 score = -self.search_child(
                     &child,
-                    new_depth,
+                    new_depth + singular as i32,
                     -beta,
                     -alpha,
                     ply + 1,
@@ -496,7 +533,24 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pv_node,
                 );
             } else {
-                let reduction = if depth >= 3
+                let reduction = if self.scan_lmr {
+                    // Scan's reductions: never a capture or a crowning; at
+                    // a non-PV node every move after the first by a ply,
+                    // from the fifth by two; at a PV node a ply from the
+                    // fourth.
+                    let crowns = pos.men(pos.side_to_move()) & mv.from().mask() != 0
+                        && Position::<R>::promotion_row(pos.side_to_move()) & mv.to().mask() != 0;
+                    if depth >= 2
+                        && quiet
+                        && !crowns
+                        && extension == 0
+                        && i >= if pv_node { 3 } else { 1 }
+                    {
+                        (if !pv_node && i >= 4 { 2 } else { 1 }).min(new_depth)
+                    } else {
+                        0
+                    }
+                } else if depth >= 3
                     && quiet
                     && extension == 0
                     && i >= if pv_node { 4 } else { 2 }
@@ -596,10 +650,56 @@ impl<'a, R: Rules> Worker<'a, R> {
         pv_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            self.quiesce(child, alpha, beta, ply, self.threat_plies)
+            self.quiesce(
+                child,
+                alpha,
+                beta,
+                ply,
+                self.threat_plies,
+                self.qs_sacrifices,
+            )
         } else {
             self.negamax(child, depth, alpha, beta, ply, clocks, pv_node)
         }
+    }
+
+    /// Whether every move of `pos` but `mv` fails low against `bound` in a
+    /// null-window search four plies shallower: `mv` is then the only good
+    /// move (Scan's singular test, at PV nodes only: a few a search).
+    #[allow(clippy::too_many_arguments)]
+    fn is_singular(
+        &mut self,
+        pos: &Position<R>,
+        mv: Move,
+        must_capture: bool,
+        bound: i32,
+        depth: i32,
+        ply: usize,
+        clocks: DrawClocks,
+    ) -> bool {
+        let mut list = MoveList::new();
+        if must_capture {
+            generate_captures(pos, &mut list);
+        } else {
+            generate_quiet(pos, &mut list);
+        }
+        let new_depth = depth - 5;
+        for &other in list.iter().filter(|&&m| m != mv) {
+            let (child, child_clocks) = self.child_of(pos, other, clocks, new_depth <= 0);
+            let score = -self.search_child(
+                &child,
+                new_depth,
+                -bound - 1,
+                -bound,
+                ply + 1,
+                child_clocks,
+                false,
+            );
+            if score > bound || self.stopped {
+                return false;
+            }
+        }
+        true
     }
 
     /// Stores a node's result: its bound follows from the window it was

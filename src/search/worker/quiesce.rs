@@ -1,5 +1,6 @@
-//! Quiescence: capture sequences, the threat extension and crowning moves
-//! below the horizon of the tree search.
+//! Quiescence: capture sequences, the threat extension, crowning moves and
+//! (a budget of them along a line) sacrifices below the horizon of the tree
+//! search.
 
 use super::{cutoff, lost_already, no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
@@ -11,13 +12,18 @@ use crate::search::{INFINITY, MATE, MAX_PLY};
 /// Quiescence uses the table only with at least this many kings on the board.
 pub(super) const QS_TABLE_KINGS: u32 = 4;
 /// Multiplier that separates table keys of quiescence nodes by threat budget.
+/// (Sacrifices, tried only with no king on the board, never meet the table.)
 const THREAT_SALT: u64 = 0xD6E8_FEB8_6659_FD93;
+/// The most a sacrifice is expected to win beyond the static score, in
+/// hundredths of a man: a node further below alpha tries none.
+const SACRIFICE_REACH: i32 = 300;
 
 impl<R: Rules> Worker<'_, R> {
     /// Quiescence: a side that must capture captures (no standing pat);
     /// otherwise the static score stands, unless the opponent threatens a
     /// capture, in which case every move is tried once more (`threat` plies),
-    /// or a man can crown at once, in which case crowning is tried against
+    /// or a man can crown at once or (`sacs` left, no king on the board) a
+    /// man can be offered, in which case those moves are tried against
     /// standing pat.
     pub(super) fn quiesce(
         &mut self,
@@ -26,6 +32,7 @@ impl<R: Rules> Worker<'_, R> {
         beta: i32,
         ply: usize,
         threat: u32,
+        sacs: u32,
     ) -> i32 {
         self.count_node();
         if self.stopped {
@@ -78,11 +85,29 @@ impl<R: Rules> Worker<'_, R> {
                 return no_move_score::<R>(ply);
             }
             let stand = self.evaluate(pos);
-            let crowning = crowning_squares(pos);
-            if stand >= beta || crowning == 0 || R::GOAL != Goal::Normal {
+            if stand >= beta || R::GOAL != Goal::Normal {
                 return stand;
             }
-            return self.try_crowning(pos, stand, crowning, alpha, beta, ply, threat);
+            let crowning = crowning_squares(pos);
+            // Sacrifices: none with a king on the board (a king's capture
+            // lines are too many to follow here), none while the opponent
+            // can capture already, and none where the largest usual gain
+            // would still leave the score at or below alpha.
+            let sacrifices = sacs > 0
+                && pos.all_kings() == 0
+                && stand + SACRIFICE_REACH > alpha
+                && !side_has_capture(pos, side.opponent());
+            if crowning == 0 && !sacrifices {
+                return stand;
+            }
+            let tries = QuietTries {
+                stand,
+                crowning,
+                sacrifices,
+                threat,
+                sacs,
+            };
+            return self.try_quiet(pos, tries, alpha, beta, ply);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         if must_capture {
@@ -112,7 +137,7 @@ impl<R: Rules> Worker<'_, R> {
         let mut best_move = None;
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat, sacs);
             if self.stopped {
                 break;
             }
@@ -134,33 +159,44 @@ impl<R: Rules> Worker<'_, R> {
         best
     }
 
-    /// Quiescence of a quiet position where a man can crown at once
-    /// (`crowning`: the squares): a man that crowns can change the balance
-    /// more than the evaluation's advancement terms say, so each crowning
-    /// move is tried against standing pat (`stand`).
-    #[allow(clippy::too_many_arguments)]
-    fn try_crowning(
+    /// Quiescence of a quiet position where a man can crown at once or a
+    /// man can be offered (`tries`): a man that crowns can change the
+    /// balance more than the evaluation's advancement terms say, and a man
+    /// given can open a shot; each such move is tried against standing pat.
+    fn try_quiet(
         &mut self,
         pos: &Position<R>,
-        stand: i32,
-        crowning: u64,
+        tries: QuietTries,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        threat: u32,
     ) -> i32 {
         let mut list = std::mem::take(&mut self.lists[ply]);
         generate(pos, &mut list);
         let men = pos.men(pos.side_to_move());
-        let mut best = stand;
-        alpha = alpha.max(stand);
+        let mut best = tries.stand;
+        alpha = alpha.max(tries.stand);
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            if men & mv.from().mask() == 0 || crowning & mv.to().mask() == 0 {
+            let crowns = men & mv.from().mask() != 0 && tries.crowning & mv.to().mask() != 0;
+            if !crowns && !tries.sacrifices {
                 continue;
             }
             let child = pos.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
+            // A move that crowns keeps the budget; one that offers a man
+            // (the opponent must capture next) spends one sacrifice. Every
+            // capture of the opponent must be answered by a capture: of more
+            // pieces for the last sacrifice the budget allows (it wins at
+            // once), of any for the ones before (exchanges that prepare it).
+            let sacs = if crowns {
+                tries.sacs
+            } else if has_capture(&child) && self.answered(&child, ply + 1, tries.sacs == 1) {
+                tries.sacs - 1
+            } else {
+                continue;
+            };
+            let threat = tries.threat.saturating_sub(1);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat, sacs);
             if self.stopped {
                 break;
             }
@@ -177,6 +213,43 @@ impl<R: Rules> Worker<'_, R> {
         self.lists[ply] = list;
         best
     }
+
+    /// Whether after each capture of the side to move in `pos` (at `ply`;
+    /// the move lists of this ply and the next serve) the other side can
+    /// capture in turn, with `more` pieces than were taken.
+    fn answered(&mut self, pos: &Position<R>, ply: usize, more: bool) -> bool {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut replies = std::mem::take(&mut self.lists[ply + 1]);
+        generate_captures(pos, &mut list);
+        let answered = list.iter().all(|&mv| {
+            let after = pos.play(mv);
+            if !more {
+                return has_capture(&after);
+            }
+            generate_captures(&after, &mut replies);
+            replies
+                .iter()
+                .any(|r| r.capture_count() > mv.capture_count())
+        });
+        self.lists[ply] = list;
+        self.lists[ply + 1] = replies;
+        answered
+    }
+}
+
+/// The quiet moves a quiescence node tries against standing pat.
+#[derive(Clone, Copy)]
+struct QuietTries {
+    /// The static score, which stands if nothing beats it.
+    stand: i32,
+    /// The crowning squares men of the side to move can step onto.
+    crowning: u64,
+    /// Whether moves that offer a man are tried.
+    sacrifices: bool,
+    /// The threat plies left.
+    threat: u32,
+    /// The sacrifices left along the line.
+    sacs: u32,
 }
 
 /// The squares of the promotion row that a man of the side to move can

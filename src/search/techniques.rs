@@ -1,0 +1,141 @@
+//! The search's optional techniques, each a number by name (0: off): the
+//! one table the engine's parameters, `tempo bench` and `tempo tactics`
+//! set them from, so that a technique is measured as it is played.
+
+/// The optional techniques of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Techniques {
+    /// Quiet plies quiescence adds where the opponent threatens a capture
+    /// (0: none; one ply measured weaker at 0.1 s a move, 40% against none).
+    pub threat_plies: u32,
+    /// Sacrifices quiescence tries along one line, with no king on the
+    /// board: quiet moves after which the opponent must capture and every
+    /// capture is answered by one (of more pieces for the last sacrifice
+    /// the budget allows), the start of most shots (0: none).
+    pub qs_sacrifices: u32,
+    /// Scan's late-move reductions (1) instead of the logarithmic table
+    /// (0): never a capture or a crowning; at a non-PV node every move
+    /// after the first by a ply, from the fifth by two; at a PV node a ply
+    /// from the fourth.
+    pub scan_lmr: u32,
+    /// Singular extension (1): at a PV node of depth 8 or more, the table's
+    /// move is searched a ply deeper when every other move fails 0.40 man
+    /// below its stored lower bound at four plies less.
+    pub singular: u32,
+}
+
+/// One technique: its name, its largest value and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Technique {
+    /// The name, as a Hub parameter and in `NAME=VALUE`.
+    pub name: &'static str,
+    /// The largest value accepted (the smallest is 0, off).
+    pub max: u32,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+/// Every technique, in the order the engine declares them.
+pub const TECHNIQUES: [Technique; 4] = [
+    Technique {
+        name: "threat-plies",
+        max: 2,
+        help: "quiet plies quiescence adds where the opponent threatens a capture",
+    },
+    Technique {
+        name: "qs-sacrifices",
+        max: 3,
+        help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
+    },
+    Technique {
+        name: "scan-lmr",
+        max: 1,
+        help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
+    },
+    Technique {
+        name: "singular",
+        max: 1,
+        help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
+    },
+];
+
+impl Techniques {
+    /// The field of the technique `name`, if there is one.
+    fn field(&mut self, name: &str) -> Option<&mut u32> {
+        match name {
+            "threat-plies" => Some(&mut self.threat_plies),
+            "qs-sacrifices" => Some(&mut self.qs_sacrifices),
+            "scan-lmr" => Some(&mut self.scan_lmr),
+            "singular" => Some(&mut self.singular),
+            _ => None,
+        }
+    }
+
+    /// The value of the technique `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<u32> {
+        match name {
+            "threat-plies" => Some(self.threat_plies),
+            "qs-sacrifices" => Some(self.qs_sacrifices),
+            "scan-lmr" => Some(self.scan_lmr),
+            "singular" => Some(self.singular),
+            _ => None,
+        }
+    }
+
+    /// Sets the technique `name` to `value`; an unknown name or a value
+    /// above its largest is refused, with why.
+    pub fn set(&mut self, name: &str, value: u32) -> Result<(), String> {
+        let technique = TECHNIQUES
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| format!("unknown search technique '{name}'"))?;
+        if value > technique.max {
+            return Err(format!("{name}: {value} is outside 0..{}", technique.max));
+        }
+        let field = self
+            .field(name)
+            .ok_or_else(|| format!("unknown search technique '{name}'"))?;
+        *field = value;
+        Ok(())
+    }
+
+    /// Sets a technique from `NAME=VALUE` (a command-line option).
+    pub fn assign(&mut self, text: &str) -> Result<(), String> {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("'{text}': expected NAME=VALUE"))?;
+        let value: u32 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{text}': '{value}' is not a whole number"))?;
+        self.set(name.trim(), value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_technique_is_a_field_and_off_by_default() {
+        let mut t = Techniques::default();
+        for technique in TECHNIQUES {
+            assert_eq!(t.get(technique.name), Some(0), "{}", technique.name);
+            t.set(technique.name, technique.max).unwrap();
+            assert_eq!(t.get(technique.name), Some(technique.max));
+            assert!(t.set(technique.name, technique.max + 1).is_err());
+        }
+        assert!(t.set("no-such", 0).is_err());
+        assert_eq!(t.get("no-such"), None);
+    }
+
+    #[test]
+    fn assignments_read_name_and_value() {
+        let mut t = Techniques::default();
+        t.assign("qs-sacrifices=2").unwrap();
+        assert_eq!(t.qs_sacrifices, 2);
+        assert!(t.assign("qs-sacrifices").is_err());
+        assert!(t.assign("qs-sacrifices=x").is_err());
+        assert!(t.assign("threat-plies=9").is_err());
+    }
+}
