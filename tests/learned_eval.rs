@@ -155,22 +155,19 @@ fn colour_mirror<R: Rules>(pos: &Position<R>) -> Position<R> {
     Position::new(&pieces, pos.side_to_move().opponent()).unwrap()
 }
 
-/// Plays seeded random games and checks every position against its colour
-/// mirror under `patterns`; returns the number of positions whose patterns
-/// added something.
-fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut nonzero = 0;
-    for _ in 0..40 {
+/// Calls `visit` with every position of `games` seeded random games of
+/// `R`, each of at most `plies` plies.
+fn random_games<R: Rules>(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut visit: impl FnMut(&Position<R>),
+) {
+    let mut x = seed;
+    for _ in 0..games {
         let mut pos = Position::<R>::start();
-        for _ in 0..120 {
-            let mirror = colour_mirror(&pos);
-            assert_eq!(
-                evaluate_learned(&pos, patterns),
-                evaluate_learned(&mirror, patterns),
-                "{pos:?} against {mirror:?}"
-            );
-            nonzero += usize::from(patterns.white_score(&pos) != 0);
+        for _ in 0..plies {
+            visit(&pos);
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -181,6 +178,22 @@ fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
             pos = pos.play(moves.as_slice()[(x % moves.len() as u64) as usize]);
         }
     }
+}
+
+/// Plays seeded random games and checks every position against its colour
+/// mirror under `patterns`; returns the number of positions whose patterns
+/// added something.
+fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
+    let mut nonzero = 0;
+    random_games::<R>(0x9E37_79B9_7F4A_7C15, 40, 120, |pos| {
+        let mirror = colour_mirror(pos);
+        assert_eq!(
+            evaluate_learned(pos, patterns),
+            evaluate_learned(&mirror, patterns),
+            "{pos:?} against {mirror:?}"
+        );
+        nonzero += usize::from(patterns.white_score(pos) != 0);
+    });
     nonzero
 }
 
@@ -215,28 +228,16 @@ fn model_score<R: Rules>(patterns: &Patterns, pos: &Position<R>) -> f64 {
 /// model scores (to the rounding of the integer blend); returns the
 /// positions with kings.
 fn model_agrees<R: Rules>(patterns: &Patterns) -> usize {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
     let mut with_kings = 0;
-    for _ in 0..30 {
-        let mut pos = Position::<R>::start();
-        for _ in 0..200 {
-            let fast = patterns.white_score(&pos) as f64;
-            let model = model_score(patterns, &pos);
-            assert!(
-                (fast - model).abs() <= 1.0,
-                "{pos:?}: {fast} against {model}"
-            );
-            with_kings += usize::from(pos.all_kings() != 0);
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            pos = pos.play(moves.as_slice()[(x % moves.len() as u64) as usize]);
-        }
-    }
+    random_games::<R>(0x2545_F491_4F6C_DD1D, 30, 200, |pos| {
+        let fast = patterns.white_score(pos) as f64;
+        let model = model_score(patterns, pos);
+        assert!(
+            (fast - model).abs() <= 1.0,
+            "{pos:?}: {fast} against {model}"
+        );
+        with_kings += usize::from(pos.all_kings() != 0);
+    });
     with_kings
 }
 
