@@ -311,6 +311,11 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     newer[8] = 9;
     let err = decode(&newer, "x").unwrap_err().to_string();
     assert!(err.contains("version 9"), "{err}");
+    // Turkish draughts has no patterns: a file that says so is refused.
+    let err = decode(&encode(VariantKind::Turkish, &patterns), "x")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("turkish has no learned patterns"), "{err}");
     // Out-of-range weights are refused.
     let too_big = vec![(MAX_WEIGHT + 1) as i16; Layout::of::<Board10>().weights_per_phase() * 2];
     assert!(Patterns::from_raw(Layout::of::<Board10>(), too_big).is_err());

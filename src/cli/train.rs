@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::VariantArg;
 use crate::eval::patterns::{Layout, Patterns};
-use crate::eval::weights_file::{read_file as read_weights, write_file};
+use crate::eval::weights_file::{has_patterns, read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
 use crate::train::data::read_file;
 use crate::train::distinct::distinct;
@@ -88,6 +88,11 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
 
 fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
+    if !has_patterns(kind) {
+        return Err(format!(
+            "{kind} has no learned patterns (its men move along rows and files): nothing to train"
+        ));
+    }
     let start = match &args.init {
         Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
         None => None,

@@ -93,6 +93,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Whether variant `kind` can have learned patterns: the windows are laid
+/// over a diagonal board of 10x10 or 8x8 (not Turkish draughts').
+pub fn has_patterns(kind: VariantKind) -> bool {
+    crate::rules::with_rules!(kind, R => !<R as crate::rules::Rules>::ORTHOGONAL_MOVES)
+}
+
 /// The small-window layout of the board a variant is played on.
 pub fn layout_of(kind: VariantKind) -> Layout {
     crate::rules::with_rules!(kind, R => Layout::of::<<R as crate::rules::Rules>::Geometry>())
@@ -161,6 +167,11 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let name = String::from_utf8_lossy(&name_bytes[..name_end]).into_owned();
     let kind = VariantKind::parse(&name)
         .ok_or_else(|| bad(format!("unknown variant '{name}' in the header")))?;
+    if !has_patterns(kind) {
+        return Err(bad(format!(
+            "{name} has no learned patterns (its men move along rows and files)"
+        )));
+    }
     let small = layout_of(kind);
     let (rows, per_row) = (bytes[36] as u32, bytes[37] as u32);
     if (rows, per_row) != (small.rows, small.per_row) {
