@@ -65,13 +65,8 @@ pub(super) struct Worker<'a, R: Rules> {
     root: Position<R>,
     /// Keys of every position before the current node, oldest first.
     keys: Vec<u64>,
-    lists: Vec<MoveList>,
-    order: Vec<Vec<i32>>,
-    /// Moves put off at each ply (index in the ordered list, move).
-    deferred: Vec<Vec<(usize, Move)>>,
-    pv: Vec<Vec<Move>>,
-    killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
+    /// The per-ply buffers and the move-ordering tables.
+    buf: Buffers,
     root_moves: Vec<RootMove>,
     draw: DrawSettings,
     root_clocks: DrawClocks,
@@ -100,9 +95,11 @@ pub(super) struct Worker<'a, R: Rules> {
 /// keeps those of its last search in `SPARE` and the next search takes them
 /// back, emptied and zeroed: a search of a few thousand nodes (self-play)
 /// spent 5% of its time allocating and freeing them.
+#[derive(Default)]
 struct Buffers {
     lists: Vec<MoveList>,
     order: Vec<Vec<i32>>,
+    /// Moves put off at each ply (index in the ordered list, move).
     deferred: Vec<Vec<(usize, Move)>>,
     pv: Vec<Vec<Move>>,
     killers: Vec<[Move; 2]>,
@@ -145,14 +142,7 @@ thread_local! {
 
 impl<R: Rules> Drop for Worker<'_, R> {
     fn drop(&mut self) {
-        let buffers = Buffers {
-            lists: std::mem::take(&mut self.lists),
-            order: std::mem::take(&mut self.order),
-            deferred: std::mem::take(&mut self.deferred),
-            pv: std::mem::take(&mut self.pv),
-            killers: std::mem::take(&mut self.killers),
-            history: std::mem::take(&mut self.history),
-        };
+        let buffers = std::mem::take(&mut self.buf);
         // A thread being torn down has no spare to keep.
         let _ = SPARE.try_with(|spare| *spare.borrow_mut() = Some(buffers));
     }
@@ -168,12 +158,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             shared,
             root: setup.root,
             keys: setup.history.clone(),
-            lists: buffers.lists,
-            order: buffers.order,
-            deferred: buffers.deferred,
-            pv: buffers.pv,
-            killers: buffers.killers,
-            history: buffers.history,
+            buf: buffers,
             root_moves: Vec::new(),
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
@@ -344,7 +329,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.stopped {
             return 0;
         }
-        self.pv[ply].clear();
+        self.buf.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if lost_already(pos) {
             return -MATE + ply as i32;
@@ -409,8 +394,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 6. The table's move, when it is a legal quiet move, is searched
         // before the others are listed: when it cuts, they never are.
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        let mut order = std::mem::take(&mut self.order[ply]);
+        let mut list = std::mem::take(&mut self.buf.lists[ply]);
+        let mut order = std::mem::take(&mut self.buf.order[ply]);
         let early = hint
             .quiet_ends()
             .filter(|_| !must_capture)
@@ -438,7 +423,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // they are searched after the others, at their own index.
         let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
         let mut deferred = match busy {
-            Some(_) => std::mem::take(&mut self.deferred[ply]),
+            Some(_) => std::mem::take(&mut self.buf.deferred[ply]),
             None => Vec::new(),
         };
         deferred.clear();
@@ -554,7 +539,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     && quiet
                     && extension == 0
                     && i >= if pv_node { 4 } else { 2 }
-                    && !self.killers[ply].contains(&mv)
+                    && !self.buf.killers[ply].contains(&mv)
                 {
                     let r = self.reductions[(depth as usize).min(63)][i.min(63)];
                     (r - pv_node as i32).clamp(1, new_depth - 1)
@@ -606,7 +591,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     alpha = score;
                     // A null-window node keeps only its move: its line is
                     // read only after a fail high, which is searched again.
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let (head, tail) = self.buf.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(mv);
                     if pv_node {
@@ -622,10 +607,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         self.keys.pop();
-        self.lists[ply] = list;
-        self.order[ply] = order;
+        self.buf.lists[ply] = list;
+        self.buf.order[ply] = order;
         if busy.is_some() {
-            self.deferred[ply] = deferred;
+            self.buf.deferred[ply] = deferred;
         }
         if self.stopped {
             return 0;

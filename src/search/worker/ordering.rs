@@ -42,7 +42,7 @@ impl<R: Rules> Worker<'_, R> {
             generate_quiet(pos, list);
             // Killers are quiet moves, so among quiet moves their two squares
             // (their history index) name them.
-            let killers = self.killers[ply].map(history_index);
+            let killers = self.buf.killers[ply].map(history_index);
             order.extend(list.iter().map(|&mv| {
                 let index = history_index(mv);
                 if hint.matches(mv) {
@@ -52,7 +52,7 @@ impl<R: Rules> Worker<'_, R> {
                 } else if index == killers[1] {
                     ORDER_KILLER[1]
                 } else {
-                    self.history[index]
+                    self.buf.history[index]
                 }
             }));
         }
@@ -62,22 +62,22 @@ impl<R: Rules> Worker<'_, R> {
     /// A quiet move caused a cut: remember it as a killer and in the history;
     /// the quiet moves tried before it lose a little.
     pub(super) fn reward(&mut self, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
-        let killers = &mut self.killers[ply];
+        let killers = &mut self.buf.killers[ply];
         if killers[0] != mv {
             killers[1] = killers[0];
             killers[0] = mv;
         }
         let bonus = depth * depth;
-        let slot = &mut self.history[history_index(mv)];
+        let slot = &mut self.buf.history[history_index(mv)];
         *slot += bonus;
         if *slot > HISTORY_MAX {
-            for h in &mut self.history {
+            for h in &mut self.buf.history {
                 *h /= 2;
             }
         }
         for &other in tried {
             if !other.is_capture() {
-                let h = &mut self.history[history_index(other)];
+                let h = &mut self.buf.history[history_index(other)];
                 *h = (*h - bonus / 2).max(-HISTORY_MAX);
             }
         }

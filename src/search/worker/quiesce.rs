@@ -38,7 +38,7 @@ impl<R: Rules> Worker<'_, R> {
         if self.stopped {
             return 0;
         }
-        self.pv[ply].clear();
+        self.buf.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if lost_already(pos) {
             return -MATE + ply as i32;
@@ -109,19 +109,19 @@ impl<R: Rules> Worker<'_, R> {
             };
             return self.try_quiet(pos, tries, alpha, beta, ply);
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.buf.lists[ply]);
         if must_capture {
             generate_captures(pos, &mut list);
         } else {
             // Threatened: every move is tried once more.
             generate(pos, &mut list);
             if list.is_empty() {
-                self.lists[ply] = list;
+                self.buf.lists[ply] = list;
                 return no_move_score::<R>(ply);
             }
             let stand = self.evaluate(pos);
             if stand >= beta + 200 {
-                self.lists[ply] = list;
+                self.buf.lists[ply] = list;
                 return stand;
             }
         }
@@ -152,7 +152,7 @@ impl<R: Rules> Worker<'_, R> {
                 }
             }
         }
-        self.lists[ply] = list;
+        self.buf.lists[ply] = list;
         if use_table && !self.stopped {
             self.store(key, best, (alpha_start, beta), ply, 0, best_move);
         }
@@ -171,7 +171,7 @@ impl<R: Rules> Worker<'_, R> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.buf.lists[ply]);
         generate(pos, &mut list);
         let men = pos.men(pos.side_to_move());
         let mut best = tries.stand;
@@ -210,7 +210,7 @@ impl<R: Rules> Worker<'_, R> {
                 }
             }
         }
-        self.lists[ply] = list;
+        self.buf.lists[ply] = list;
         best
     }
 
@@ -218,8 +218,8 @@ impl<R: Rules> Worker<'_, R> {
     /// the move lists of this ply and the next serve) the other side can
     /// capture in turn, with `more` pieces than were taken.
     fn answered(&mut self, pos: &Position<R>, ply: usize, more: bool) -> bool {
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        let mut replies = std::mem::take(&mut self.lists[ply + 1]);
+        let mut list = std::mem::take(&mut self.buf.lists[ply]);
+        let mut replies = std::mem::take(&mut self.buf.lists[ply + 1]);
         generate_captures(pos, &mut list);
         let answered = list.iter().all(|&mv| {
             let after = pos.play(mv);
@@ -231,8 +231,8 @@ impl<R: Rules> Worker<'_, R> {
                 .iter()
                 .any(|r| r.capture_count() > mv.capture_count())
         });
-        self.lists[ply] = list;
-        self.lists[ply + 1] = replies;
+        self.buf.lists[ply] = list;
+        self.buf.lists[ply + 1] = replies;
         answered
     }
 }

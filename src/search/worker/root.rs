@@ -261,7 +261,7 @@ impl<R: Rules> Worker<'_, R> {
                 rm.score = score;
                 rm.pv.clear();
                 rm.pv.push(mv);
-                rm.pv.extend_from_slice(&self.pv[1]);
+                rm.pv.extend_from_slice(&self.buf.pv[1]);
                 self.root_moves[line..=i].rotate_right(1);
                 if score > alpha {
                     alpha = score;
