@@ -22,10 +22,6 @@ pub struct Techniques {
     /// move is searched a ply deeper when every other move fails 0.40 man
     /// below its stored lower bound at four plies less.
     pub singular: u32,
-    /// Scan's ProbCut-style cut (1): a non-PV node of depth 3 or more is
-    /// cut when a null-window search of it at 40% of the depth fails high
-    /// against beta raised by 0.10 man for each ply the search saved.
-    pub probcut: u32,
 }
 
 /// One technique: its name, its largest value and what it does.
@@ -40,7 +36,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 5] = [
+pub const TECHNIQUES: [Technique; 4] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -61,11 +57,6 @@ pub const TECHNIQUES: [Technique; 5] = [
         max: 1,
         help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
     },
-    Technique {
-        name: "probcut",
-        max: 1,
-        help: "1 = cut a non-PV node whose search at 40% of the depth fails high by 0.10 man a ply saved",
-    },
 ];
 
 impl Techniques {
@@ -76,7 +67,6 @@ impl Techniques {
             "qs-sacrifices" => Some(&mut self.qs_sacrifices),
             "scan-lmr" => Some(&mut self.scan_lmr),
             "singular" => Some(&mut self.singular),
-            "probcut" => Some(&mut self.probcut),
             _ => None,
         }
     }
@@ -88,7 +78,6 @@ impl Techniques {
             "qs-sacrifices" => Some(self.qs_sacrifices),
             "scan-lmr" => Some(self.scan_lmr),
             "singular" => Some(self.singular),
-            "probcut" => Some(self.probcut),
             _ => None,
         }
     }

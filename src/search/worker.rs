@@ -5,7 +5,7 @@
 //!
 //! Node steps (numbered in `negamax`): endgame tables → horizon → draws → mate-distance
 //! pruning → whether any move exists (none = loss), rule draws → table
-//! probe → reverse futility → ProbCut (when on) → the table's quiet move, then the listed moves
+//! probe → reverse futility → the table's quiet move, then the listed moves
 //! (a forced reply costs no depth) in an ordered PVS loop with late-move
 //! reductions (a move another thread is searching comes last) → table store.
 
@@ -56,12 +56,6 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
-/// ProbCut: the least depth of a node that tries it, the share of the depth
-/// its shallow search keeps (in percent) and the margin over beta for each
-/// ply it saves (Scan's figures: depth 3, 40%, 0.10 man).
-const PROBCUT_DEPTH: i32 = 3;
-const PROBCUT_DEPTH_PERCENT: i32 = 40;
-const PROBCUT_MARGIN: i32 = 10;
 // Late-move pruning stops a move loop, which must hold no deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
 
@@ -84,8 +78,6 @@ pub(super) struct Worker<'a, R: Rules> {
     scan_lmr: bool,
     /// Singular extension of the table's move at PV nodes.
     singular: bool,
-    /// Scan's ProbCut-style cut at non-PV nodes.
-    probcut: bool,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
@@ -175,7 +167,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             qs_sacrifices: setup.techniques.qs_sacrifices,
             scan_lmr: setup.techniques.scan_lmr != 0,
             singular: setup.techniques.singular != 0,
-            probcut: setup.techniques.probcut != 0,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
@@ -399,21 +390,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             let eval = self.evaluate(pos);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
-            }
-        }
-        // 5b. ProbCut: a search at 40% of the depth that still fails high
-        // against a raised beta cuts the node.
-        if self.probcut && !pv_node && depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND {
-            let shallow = (depth * PROBCUT_DEPTH_PERCENT / 100).max(1);
-            let raised = beta + PROBCUT_MARGIN * (depth - shallow);
-            if raised < MATE_BOUND {
-                let score = self.negamax(pos, shallow, raised - 1, raised, ply, clocks, false);
-                if self.stopped {
-                    return 0;
-                }
-                if score >= raised {
-                    return score;
-                }
             }
         }
         // 6. The table's move, when it is a legal quiet move, is searched
