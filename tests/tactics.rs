@@ -15,7 +15,8 @@ use tempo::search::Techniques;
 const SHOTS: &str = include_str!("data/shots.tsv");
 
 /// A shot from tempo's own games (a level-5 game, ply 54): 39-34 gives a
-/// man and wins two (found at depth 5); listed once right and once wrong.
+/// man and wins two (found at depth 5; 29-23 first transposes into the
+/// same shot); listed once right and once wrong.
 const FEN: &str =
     "W:W26,28,29,31,33,35,38,39,41,43,44,45,48,49:B2,7,8,9,12,13,15,17,18,19,20,24,25,30";
 
@@ -30,7 +31,7 @@ fn settings(techniques: Techniques) -> TacticsSettings {
 
 #[test]
 fn a_shot_is_solved_and_a_wrong_move_is_not() {
-    let text = format!("fen\tbest\n{FEN}\t39-34\t2\tl5\n{FEN}\t45-40\t0\twrong\n");
+    let text = format!("fen\tbest\n{FEN}\t39-34 29-23\t2\tl5\n{FEN}\t45-40\t0\twrong\n");
     let shots = read_shots(VariantKind::International, &text).unwrap();
     let mut table = Table::new(16);
     for qs_sacrifices in [0, 2] {
@@ -49,7 +50,8 @@ fn a_shot_is_solved_and_a_wrong_move_is_not() {
         )
         .unwrap();
         assert_eq!(seen, 2);
-        assert_eq!(attempts[0].best.as_deref(), Some("39-34"));
+        let best = attempts[0].best.as_deref();
+        assert!(matches!(best, Some("39-34" | "29-23")), "{best:?}");
         let solution = attempts[0].solved.expect("the shot is found");
         assert!(solution.depth <= attempts[0].depth + 1);
         assert!(solution.time <= settings.movetime + Duration::from_millis(500));
