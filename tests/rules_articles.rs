@@ -67,10 +67,15 @@ fn square(n: u8) -> Square {
     Square::new(n).unwrap()
 }
 
-/// Plays the move written `text` and returns the new position.
+/// Plays the move written `text` and returns the new position; checks on
+/// the way that `Position::crowns` says whether the move made a man a king.
 fn play<R: Rules>(p: &Position<R>, text: &str) -> Position<R> {
     let mv = parse_move(p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    p.play(mv)
+    let next = p.play(mv);
+    let side = p.side_to_move();
+    let crowned = p.men(side) & mv.from().mask() != 0 && next.kings(side) & mv.to().mask() != 0;
+    assert_eq!(p.crowns(mv), crowned, "{text}: Position::crowns");
+    next
 }
 
 // ---------------------------------------------------------------------------

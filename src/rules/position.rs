@@ -332,6 +332,14 @@ impl<R: Rules> Position<R> {
         self.pieces(side) & !self.kings
     }
 
+    /// Whether `mv`, a move of the side to move, makes a man a king (it
+    /// ends on the promotion row, or crowns in passing).
+    #[inline(always)]
+    pub fn crowns(&self, mv: Move) -> bool {
+        self.men(self.side) & mv.from().mask() != 0
+            && (Self::promotion_row(self.side) & mv.to().mask() != 0 || mv.crowned_in_passing())
+    }
+
     /// Bitboard of one side's kings.
     #[inline(always)]
     pub fn kings(&self, side: Side) -> u64 {

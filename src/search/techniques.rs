@@ -73,13 +73,8 @@ impl Techniques {
 
     /// The value of the technique `name`, if there is one.
     pub fn get(&self, name: &str) -> Option<u32> {
-        match name {
-            "threat-plies" => Some(self.threat_plies),
-            "qs-sacrifices" => Some(self.qs_sacrifices),
-            "scan-lmr" => Some(self.scan_lmr),
-            "singular" => Some(self.singular),
-            _ => None,
-        }
+        let mut copy = *self;
+        copy.field(name).map(|value| *value)
     }
 
     /// Sets the technique `name` to `value`; an unknown name or a value

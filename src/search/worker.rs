@@ -20,7 +20,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use super::tt::{Bound, MoveHint};
-use super::{SearchSetup, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::draw::{DrawClocks, DrawSettings};
@@ -71,13 +71,8 @@ pub(super) struct Worker<'a, R: Rules> {
     draw: DrawSettings,
     root_clocks: DrawClocks,
     contempt: i32,
-    threat_plies: u32,
-    /// Sacrifices quiescence may try along a line (0: none).
-    qs_sacrifices: u32,
-    /// Scan's late-move reductions instead of the logarithmic table.
-    scan_lmr: bool,
-    /// Singular extension of the table's move at PV nodes.
-    singular: bool,
+    /// The optional techniques this search uses.
+    techniques: Techniques,
     /// Late-move reductions by [depth][move index].
     reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
@@ -163,10 +158,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
             contempt: setup.contempt,
-            threat_plies: setup.techniques.threat_plies,
-            qs_sacrifices: setup.techniques.qs_sacrifices,
-            scan_lmr: setup.techniques.scan_lmr != 0,
-            singular: setup.techniques.singular != 0,
+            techniques: setup.techniques,
             reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
@@ -323,7 +315,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, self.threat_plies, self.qs_sacrifices);
+            let (threat, sacs) = (self.techniques.threat_plies, self.techniques.qs_sacrifices);
+            return self.quiesce(pos, alpha, beta, ply, threat, sacs);
         }
         self.count_node();
         if self.stopped {
@@ -489,7 +482,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 // The table's move at a PV node, when no other move comes
                 // near its stored lower bound, is searched a ply deeper.
                 let singular = pv_node
-                    && self.singular
+                    && self.techniques.singular != 0
                     && depth >= SINGULAR_DEPTH
                     && extension == 0
                     && ply < MAX_PLY / 2
@@ -518,16 +511,14 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pv_node,
                 );
             } else {
-                let reduction = if self.scan_lmr {
+                let reduction = if self.techniques.scan_lmr != 0 {
                     // Scan's reductions: never a capture or a crowning; at
                     // a non-PV node every move after the first by a ply,
                     // from the fifth by two; at a PV node a ply from the
                     // fourth.
-                    let crowns = pos.men(pos.side_to_move()) & mv.from().mask() != 0
-                        && Position::<R>::promotion_row(pos.side_to_move()) & mv.to().mask() != 0;
                     if depth >= 2
                         && quiet
-                        && !crowns
+                        && !pos.crowns(mv)
                         && extension == 0
                         && i >= if pv_node { 3 } else { 1 }
                     {
@@ -635,14 +626,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         pv_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            self.quiesce(
-                child,
-                alpha,
-                beta,
-                ply,
-                self.threat_plies,
-                self.qs_sacrifices,
-            )
+            let (threat, sacs) = (self.techniques.threat_plies, self.techniques.qs_sacrifices);
+            self.quiesce(child, alpha, beta, ply, threat, sacs)
         } else {
             self.negamax(child, depth, alpha, beta, ply, clocks, pv_node)
         }

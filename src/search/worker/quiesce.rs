@@ -61,7 +61,7 @@ impl<R: Rules> Worker<'_, R> {
         // 0.1 s a move scored 39% for the version that always used it.
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
         let key = if use_table {
-            pos.key() ^ ((self.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
+            pos.key() ^ ((self.techniques.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
         } else {
             0
         };
@@ -102,7 +102,6 @@ impl<R: Rules> Worker<'_, R> {
             }
             let tries = QuietTries {
                 stand,
-                crowning,
                 sacrifices,
                 threat,
                 sacs,
@@ -173,12 +172,11 @@ impl<R: Rules> Worker<'_, R> {
     ) -> i32 {
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
         generate(pos, &mut list);
-        let men = pos.men(pos.side_to_move());
         let mut best = tries.stand;
         alpha = alpha.max(tries.stand);
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            let crowns = men & mv.from().mask() != 0 && tries.crowning & mv.to().mask() != 0;
+            let crowns = pos.crowns(mv);
             if !crowns && !tries.sacrifices {
                 continue;
             }
@@ -242,8 +240,6 @@ impl<R: Rules> Worker<'_, R> {
 struct QuietTries {
     /// The static score, which stands if nothing beats it.
     stand: i32,
-    /// The crowning squares men of the side to move can step onto.
-    crowning: u64,
     /// Whether moves that offer a man are tried.
     sacrifices: bool,
     /// The threat plies left.
