@@ -213,6 +213,35 @@ fn games_against_a_random_mover_replay_legally_from_the_pdn() {
     }
 }
 
+#[test]
+fn the_numbering_option_chooses_the_squares_the_referee_speaks() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = random_mover();
+    let run = |option: &str| {
+        tempo()
+            .args(["match", "--variant", "brazilian", "--games", "2"])
+            .args(["--movetime", "0.02", "--option", option])
+            .args(["--engine", &format!("{exe} hub")])
+            .arg("--engine")
+            .arg(format!("{} 7", mover.display()))
+            .output()
+            .unwrap()
+    };
+    // The random mover speaks pydraughts' numbering: told it speaks PDN,
+    // the referee reads each of its first moves as a move of the other side.
+    let out = run("2:numbering=pdn");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("random_mover illegal=2"), "{stdout}");
+    let out = run("2:numbering=pydraughts");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("random_mover illegal=0"), "{stdout}");
+    let out = run("1:numbering=dam");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("pydraughts, pdn"), "{stderr}");
+}
+
 /// `tempo game` replaying `moves` of `variant` (from `fen` if given); fails
 /// unless it accepts them. Returns its output.
 fn replay(variant: &str, fen: Option<String>, moves: &str) -> String {

@@ -181,22 +181,52 @@ impl HubClient {
         Ok(client)
     }
 
-    /// `hub` … `wait`, the variant and the options, `init` … `ready`.
+    /// `hub` … `wait`, the variant, the numbering and the options, `init` …
+    /// `ready`.
     fn handshake(&mut self, spec: &EngineSpec, variant: VariantKind) -> Result<(), ClientError> {
         self.send("hub")?;
-        self.wait_for("wait", HANDSHAKE_TIMEOUT)?;
+        let speaks_numbering = self.lists_numbering_param()?;
         if variant != VariantKind::International {
             self.send(&format!(
                 "set-param name=variant value={}",
                 variant.hub_name()
             ))?;
         }
+        let numbering = wire_numbering(spec, speaks_numbering).map_err(ClientError::Protocol)?;
+        self.wire = Wire::new(variant, numbering);
+        if speaks_numbering {
+            self.send(&format!(
+                "set-param name={} value={}",
+                Numbering::PARAM,
+                numbering.name()
+            ))?;
+        }
         for (name, value) in &spec.options {
-            self.send(&format!("set-param name={name} value=\"{value}\""))?;
+            if name != Numbering::PARAM {
+                self.send(&format!("set-param name={name} value=\"{value}\""))?;
+            }
         }
         self.send("init")?;
         self.wait_for("ready", READY_TIMEOUT)?;
         Ok(())
+    }
+
+    /// Reads the engine's `param` lines up to `wait`: whether one of them is
+    /// the `numbering` parameter of `tempo hub`.
+    fn lists_numbering_param(&mut self) -> Result<bool, ClientError> {
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut listed = false;
+        loop {
+            let line = self.next_line(deadline, "wait")?;
+            match split_line(&line) {
+                Some(("wait", _)) => return Ok(listed),
+                Some(("param", rest)) => {
+                    listed |= parse_args(rest)
+                        .is_ok_and(|args| value_of(&args, "name") == Some(Numbering::PARAM));
+                }
+                _ => {}
+            }
+        }
     }
 
     /// `error` with the end of the engine's standard error added, once the
@@ -360,6 +390,30 @@ fn keep_tail(mut pipe: impl Read, kept: &Mutex<(String, bool)>) {
     }
 }
 
+/// The numbering the referee speaks to an engine: the `numbering` option
+/// given for it; else the PDN numbering for an engine that lists the
+/// `numbering` parameter (the referee then sets it, so tempo builds of any
+/// default agree), pydraughts' for one that does not (the engines written
+/// for pydraughts).
+fn wire_numbering(spec: &EngineSpec, speaks_numbering: bool) -> Result<Numbering, String> {
+    match spec
+        .options
+        .iter()
+        .rev()
+        .find(|(name, _)| name == Numbering::PARAM)
+    {
+        Some((_, value)) => Numbering::parse(value).ok_or_else(|| {
+            format!(
+                "{}: numbering '{value}' is not one of {}",
+                spec.name,
+                Numbering::ALL.map(Numbering::name).join(", ")
+            )
+        }),
+        None if speaks_numbering => Ok(Numbering::Pdn),
+        None => Ok(Numbering::default()),
+    }
+}
+
 impl Drop for HubClient {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
@@ -388,5 +442,28 @@ mod tests {
         );
         assert!(split_command("\"open").is_err());
         assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn the_wire_numbering_follows_the_option_then_the_parameter_list() {
+        let spec = |options: &[(&str, &str)]| EngineSpec {
+            name: "e".into(),
+            command: "e".into(),
+            options: options
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+        };
+        assert_eq!(wire_numbering(&spec(&[]), true), Ok(Numbering::Pdn));
+        assert_eq!(wire_numbering(&spec(&[]), false), Ok(Numbering::Pydraughts));
+        let chosen = spec(&[("numbering", "pydraughts"), ("numbering", "PDN")]);
+        assert_eq!(wire_numbering(&chosen, false), Ok(Numbering::Pdn));
+        let chosen = spec(&[("numbering", "pydraughts")]);
+        assert_eq!(wire_numbering(&chosen, true), Ok(Numbering::Pydraughts));
+        let error = wire_numbering(&spec(&[("numbering", "dam")]), true).unwrap_err();
+        assert!(
+            error.contains("'dam'") && error.contains("pydraughts, pdn"),
+            "{error}"
+        );
     }
 }

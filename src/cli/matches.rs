@@ -13,6 +13,7 @@ use crate::arena::stats::{rounded, Sprt, SprtVerdict};
 use crate::arena::{
     openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig, ThinkTimes,
 };
+use crate::protocol::hub::Numbering;
 use crate::referee::TimeControl;
 use crate::rules::{Rules, VariantKind};
 
@@ -58,7 +59,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "BOUNDS")]
     pub sprt: Option<String>,
     /// A Hub parameter for one engine (its name, 1 or 2) or both (*), e.g.
-    /// 1:threads=2.
+    /// 1:threads=2. `numbering` (pydraughts or pdn) is the square numbering
+    /// the referee speaks to that engine in Brazilian, Russian, Turkish and
+    /// English: by default PDN to an engine that lists the `numbering`
+    /// parameter (tempo), pydraughts' to one that does not.
     #[arg(long = "option", value_name = "ENGINE:PARAM=VALUE")]
     pub options: Vec<String>,
     /// Adjudicate a draw after this many plies without a capture.
@@ -125,6 +129,12 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
         };
         if targets.is_empty() {
             return Err(format!("--option '{option}': no engine is called '{who}'"));
+        }
+        if param == Numbering::PARAM && Numbering::parse(value).is_none() {
+            return Err(format!(
+                "--option '{option}': the numbering is one of {}",
+                Numbering::ALL.map(Numbering::name).join(", ")
+            ));
         }
         for i in targets {
             specs[i]
