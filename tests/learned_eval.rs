@@ -472,6 +472,7 @@ fn training_lowers_the_held_out_loss() {
         epochs: 6,
         batch: 256,
         learning_rate: 2.0,
+        final_learning_rate: 2.0,
         l2: 1e-6,
         lambda: 0.0,
         seed: 1,
@@ -506,6 +507,22 @@ fn training_lowers_the_held_out_loss() {
         &mut |_, _| {},
     );
     assert_eq!(again.patterns, fitted.patterns);
+    // A step that falls over the fit gives other weights, which also fit.
+    let decaying = FitConfig {
+        final_learning_rate: 0.02,
+        ..fit_config.clone()
+    };
+    let decayed = fit(
+        layout,
+        &train,
+        &train,
+        &start,
+        &decaying,
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert_ne!(decayed.patterns, fitted.patterns);
+    assert!(decayed.best.0 < decayed.start_loss);
     // Tall windows fit the same way and keep their shape.
     let tall = Layout::tall::<<Brazilian as Rules>::Geometry>();
     let mut tall_train = Samples::new(tall);
@@ -536,6 +553,19 @@ fn training_lowers_the_held_out_loss() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         !output.status.success() && stderr.contains("leave one out"),
+        "{stderr}"
+    );
+    // A step size that is not a positive number is refused.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--lr-end", "0", "--out"])
+        .arg(scratch("no-step.tpw"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("--lr-end 0 must be a positive number"),
         "{stderr}"
     );
 }

@@ -33,9 +33,14 @@ pub struct TrainArgs {
     /// Positions a mini-batch.
     #[arg(long, default_value_t = 2048)]
     pub batch: usize,
-    /// Adam's step size, in hundredths of a man.
+    /// Adam's step size, in hundredths of a man (at the first mini-batch
+    /// when --lr-end is given).
     #[arg(long, default_value_t = 0.25)]
     pub lr: f32,
+    /// Adam's step size at the last mini-batch: the step falls from --lr to
+    /// it geometrically over the whole fit [default: --lr, a constant step].
+    #[arg(long, value_name = "LR")]
+    pub lr_end: Option<f32>,
     /// L2 penalty on the weights (per mini-batch, against a gradient that is
     /// a mean over the batch: 1e-7 already holds the weights near 0).
     #[arg(long, default_value_t = 0.0)]
@@ -79,6 +84,11 @@ pub enum WindowShape {
 pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is outside 0..1", args.lambda));
+    }
+    for (name, value) in [("--lr", Some(args.lr)), ("--lr-end", args.lr_end)] {
+        if let Some(v) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err(format!("{name} {v} must be a positive number"));
+        }
     }
     if args.batch == 0 || args.epochs == 0 {
         return Err("--batch and --epochs must be at least 1".to_string());
@@ -201,6 +211,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.lr,
+        final_learning_rate: args.lr_end.unwrap_or(args.lr),
         l2: args.l2,
         lambda: args.lambda,
         seed: args.seed,

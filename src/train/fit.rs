@@ -9,7 +9,8 @@
 //! the target `(1 - lambda) * result + lambda * sigmoid(search score / K)`,
 //! plus `l2 / 2` times the sum of the squared weights a batch touches. `K`
 //! is fitted first, to the hand evaluation alone. Adam updates only the
-//! weights a mini-batch touches (weights no position uses stay 0).
+//! weights a mini-batch touches (weights no position uses stay 0), with a
+//! step that may fall geometrically from the first batch to the last.
 //!
 //! Batches are split into a fixed number of slices whose predictions are
 //! worked out on all threads; the gradient is then added up in a fixed
@@ -32,8 +33,12 @@ pub struct FitConfig {
     pub epochs: u32,
     /// Positions a mini-batch.
     pub batch: usize,
-    /// Adam's step size, hundredths of a man.
+    /// Adam's step size at the first mini-batch, hundredths of a man.
     pub learning_rate: f32,
+    /// Adam's step size at the last mini-batch: the step falls from
+    /// `learning_rate` to it geometrically, batch by batch (equal to
+    /// `learning_rate`: a constant step).
+    pub final_learning_rate: f32,
     /// L2 penalty on the weights.
     pub l2: f32,
     /// Share of the search score in the target (0: the game result alone).
@@ -266,13 +271,16 @@ pub fn fit(
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut random = SplitMix(config.seed);
+    let batch_size = config.batch.max(1);
+    let total_steps = (order.len().div_ceil(batch_size) as u64 * config.epochs as u64).max(1);
+    let decay = (config.final_learning_rate / config.learning_rate).ln();
     for epoch in 1..=config.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, (random.next() % (i as u64 + 1)) as usize);
         }
         let mut epoch_loss = 0f64;
-        let batches = order.len().div_ceil(config.batch.max(1));
-        for (b, batch) in order.chunks(config.batch.max(1)).enumerate() {
+        let batches = order.len().div_ceil(batch_size);
+        for (b, batch) in order.chunks(batch_size).enumerate() {
             // 1. Predictions and each position's gradient of the loss with
             // respect to its score, slice by slice on all threads.
             let slice = batch.len().div_ceil(SLICES);
@@ -311,13 +319,15 @@ pub fn fit(
             // 3. Adam on the touched weights.
             let correction1 = 1.0 - beta1.powi(step);
             let correction2 = 1.0 - beta2.powi(step);
+            let progress = (step - 1) as f32 / (total_steps - 1).max(1) as f32;
+            let learning_rate = config.learning_rate * (decay * progress).exp();
             for &w in &touched {
                 for j in [2 * w as usize, 2 * w as usize + 1] {
                     let g = grad[j] + config.l2 * model.weights[j];
                     m[j] = beta1 * m[j] + (1.0 - beta1) * g;
                     v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
-                    let update = config.learning_rate * (m[j] / correction1)
-                        / ((v[j] / correction2).sqrt() + eps);
+                    let update =
+                        learning_rate * (m[j] / correction1) / ((v[j] / correction2).sqrt() + eps);
                     let limit = MAX_WEIGHT as f32 / UNIT as f32;
                     model.weights[j] = (model.weights[j] - update).clamp(-limit, limit);
                     grad[j] = 0.0;
