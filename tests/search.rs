@@ -287,6 +287,41 @@ fn the_bench_node_count_is_the_recorded_one() {
 }
 
 #[test]
+fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
+    let nodes = |options: &[&str]| {
+        let args = BenchArgs {
+            depth: 7,
+            threads: 1,
+            hash: 16,
+            quiet: true,
+            eval_files: Vec::new(),
+            options: options.iter().map(|o| o.to_string()).collect(),
+        };
+        bench(&args, &mut |_| {}).unwrap().nodes
+    };
+    // The defaults by name are the defaults.
+    assert_eq!(nodes(&["futility-margin=60"]), BENCH_DEPTH_7);
+    // No reverse futility, or a wider margin, prunes less.
+    assert!(nodes(&["futility-margin=0"]) > BENCH_DEPTH_7);
+    assert!(nodes(&["futility-margin=120"]) > BENCH_DEPTH_7);
+    // Futility pruning of the moves after the first prunes more.
+    assert!(nodes(&["futility-prune=80"]) < BENCH_DEPTH_7);
+    // Smaller reductions for moves with a good history search more.
+    assert!(nodes(&["lmr-history=1"]) > BENCH_DEPTH_7);
+    // A value past a technique's range is refused by name.
+    let args = BenchArgs {
+        depth: 1,
+        threads: 1,
+        hash: 16,
+        quiet: true,
+        eval_files: Vec::new(),
+        options: vec!["futility-prune=301".to_string()],
+    };
+    let err = bench(&args, &mut |_| {}).unwrap_err();
+    assert!(err.contains("futility-prune"), "{err}");
+}
+
+#[test]
 fn the_bench_searches_with_the_weights_files_it_is_given() {
     use tempo::eval::patterns::Layout;
     use tempo::eval::weights_file::write_file;

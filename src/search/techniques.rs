@@ -1,9 +1,11 @@
-//! The search's optional techniques, each a number by name (0: off): the
-//! one table the engine's parameters, `tempo bench` and `tempo tactics`
-//! set them from, so that a technique is measured as it is played.
+//! The search's techniques that can be switched or tuned, each a number by
+//! name: the one table the engine's parameters, `tempo bench` and `tempo
+//! tactics` set them from, so that a technique is measured as it is played.
+//! Each has the default the games chose (benches/RESULTS.md, "Search
+//! experiments"): all are off (0) but the reverse-futility margin.
 
-/// The optional techniques of one search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The techniques of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Quiet plies quiescence adds where the opponent threatens a capture
     /// (0: none; one ply measured weaker at 0.1 s a move, 40% against none).
@@ -22,42 +24,98 @@ pub struct Techniques {
     /// move is searched a ply deeper when every other move fails 0.40 man
     /// below its stored lower bound at four plies less.
     pub singular: u32,
+    /// Reverse-futility margin per ply, in hundredths of a man: a calm
+    /// non-PV node of depth 5 or less whose static score is this much a ply
+    /// above beta returns it (0: no reverse futility).
+    pub futility_margin: u32,
+    /// Futility pruning margin per ply, in hundredths of a man: a calm
+    /// non-PV node of depth 3 or less whose static score plus this times
+    /// the depth is at most alpha searches only its first move (0: off).
+    pub futility_prune: u32,
+    /// Late-move reductions one ply smaller for a move whose history score
+    /// is positive (1), the logarithmic table alone (0).
+    pub lmr_history: u32,
 }
 
-/// One technique: its name, its largest value and what it does.
+/// One technique: its name, its range, its default and what it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Technique {
     /// The name, as a Hub parameter and in `NAME=VALUE`.
     pub name: &'static str,
     /// The largest value accepted (the smallest is 0, off).
     pub max: u32,
+    /// The value a search has unless told otherwise.
+    pub default: u32,
     /// One line of help.
     pub help: &'static str,
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 4] = [
+pub const TECHNIQUES: [Technique; 7] = [
     Technique {
         name: "threat-plies",
         max: 2,
+        default: 0,
         help: "quiet plies quiescence adds where the opponent threatens a capture",
     },
     Technique {
         name: "qs-sacrifices",
         max: 3,
+        default: 0,
         help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
     },
     Technique {
         name: "scan-lmr",
         max: 1,
+        default: 0,
         help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
     },
     Technique {
         name: "singular",
         max: 1,
+        default: 0,
         help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
     },
+    Technique {
+        name: "futility-margin",
+        max: 300,
+        default: 60,
+        help: "reverse-futility margin per ply, hundredths of a man (0 = no reverse futility)",
+    },
+    Technique {
+        name: "futility-prune",
+        max: 300,
+        default: 0,
+        help: "margin per ply below alpha at which a calm node of depth 3 or less searches only its first move (0 = off)",
+    },
+    Technique {
+        name: "lmr-history",
+        max: 1,
+        default: 0,
+        help: "1 = a ply less of late-move reduction for a move with a positive history score",
+    },
 ];
+
+impl Default for Techniques {
+    /// Every technique at its default.
+    fn default() -> Techniques {
+        let mut t = Techniques {
+            threat_plies: 0,
+            qs_sacrifices: 0,
+            scan_lmr: 0,
+            singular: 0,
+            futility_margin: 0,
+            futility_prune: 0,
+            lmr_history: 0,
+        };
+        for technique in TECHNIQUES {
+            if let Some(field) = t.field(technique.name) {
+                *field = technique.default;
+            }
+        }
+        t
+    }
+}
 
 impl Techniques {
     /// The field of the technique `name`, if there is one.
@@ -67,6 +125,9 @@ impl Techniques {
             "qs-sacrifices" => Some(&mut self.qs_sacrifices),
             "scan-lmr" => Some(&mut self.scan_lmr),
             "singular" => Some(&mut self.singular),
+            "futility-margin" => Some(&mut self.futility_margin),
+            "futility-prune" => Some(&mut self.futility_prune),
+            "lmr-history" => Some(&mut self.lmr_history),
             _ => None,
         }
     }
@@ -112,12 +173,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_technique_is_a_field_and_off_by_default() {
+    fn every_technique_is_a_field_that_starts_at_its_default() {
         let mut t = Techniques::default();
         for technique in TECHNIQUES {
-            assert_eq!(t.get(technique.name), Some(0), "{}", technique.name);
+            assert!(technique.default <= technique.max, "{}", technique.name);
+            assert_eq!(
+                t.get(technique.name),
+                Some(technique.default),
+                "{}",
+                technique.name
+            );
             t.set(technique.name, technique.max).unwrap();
             assert_eq!(t.get(technique.name), Some(technique.max));
+            t.set(technique.name, 0).unwrap();
+            assert_eq!(t.get(technique.name), Some(0));
             assert!(t.set(technique.name, technique.max + 1).is_err());
         }
         assert!(t.set("no-such", 0).is_err());

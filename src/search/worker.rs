@@ -35,15 +35,20 @@ use root::RootMove;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR.
+/// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR,
+/// a ply less for a move with a positive history (the technique
+/// `lmr-history`).
 /// A divisor of 1.5 instead of 2.0 scored 51.9% over 400 games at 0.1 s a
 /// move and reaches depth 18 from the start with 40% of the nodes (1.7:
 /// 49.9%; reducing more for moves with a bad history: 48%).
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 1.5;
-/// Reverse futility pruning: depth limit and margin per ply.
+/// Reverse futility pruning applies up to this depth (its margin per ply
+/// is the technique `futility-margin`).
 const FUTILITY_DEPTH: i32 = 5;
-const FUTILITY_MARGIN: i32 = 60;
+/// Futility pruning (the technique `futility-prune`) applies up to this
+/// depth.
+const FUTILITY_PRUNE_DEPTH: i32 = 3;
 /// Late-move pruning applies up to this depth.
 const LATE_MOVE_DEPTH: i32 = 4;
 /// Nodes at least this deep mark their children as being searched and put
@@ -56,8 +61,9 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
-// Late-move pruning stops a move loop, which must hold no deferred move.
-const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
+// Late-move and futility pruning stop a move loop, which must hold no
+// deferred move.
+const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH && DEFER_DEPTH > FUTILITY_PRUNE_DEPTH);
 
 pub(super) struct Worker<'a, R: Rules> {
     id: usize,
@@ -379,12 +385,27 @@ impl<'a, R: Rules> Worker<'a, R> {
             && depth <= FUTILITY_DEPTH.max(LATE_MOVE_DEPTH)
             && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
+        // 5b. Far below alpha near the horizon: only the first move is
+        // searched (futility pruning of the rest).
+        let mut hopeless = false;
         if calm && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
             let eval = self.evaluate(pos);
-            if eval - FUTILITY_MARGIN * depth >= beta {
+            let margin = self.techniques.futility_margin as i32;
+            if margin > 0 && eval - margin * depth >= beta {
                 return eval;
             }
+            let prune = self.techniques.futility_prune as i32;
+            hopeless = prune > 0
+                && depth <= FUTILITY_PRUNE_DEPTH
+                && alpha.abs() < MATE_BOUND
+                && eval + prune * depth <= alpha;
         }
+        // Moves searched at a calm node before the rest are pruned.
+        let limit = match (calm, hopeless) {
+            (false, _) => usize::MAX,
+            (true, true) => 1,
+            (true, false) => late_move_limit(depth),
+        };
         // 6. The table's move, when it is a legal quiet move, is searched
         // before the others are listed: when it cuts, they never are.
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
@@ -441,7 +462,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 // Late moves near the horizon of a calm non-PV node are not
                 // searched at all: all its moves are quiet and come in order,
                 // so the rest go unmade (no thread defers at this depth).
-                if calm && i >= late_move_limit(depth) && best > -MATE_BOUND {
+                if i >= limit && best > -MATE_BOUND {
                     turn = n;
                     continue;
                 }
@@ -455,7 +476,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 };
                 // (Not when the next move is past the late-move limit of a
                 // calm node: it would be pruned unsearched.)
-                if depth >= 2 && i + 1 < n && !(calm && i + 1 >= late_move_limit(depth)) {
+                if depth >= 2 && i + 1 < n && i + 1 < limit {
                     let next = pick(list.as_mut_slice(), &mut order, i + 1);
                     let (child, child_clocks) = self.child_of(pos, next, clocks, leaf);
                     upcoming = Some((next, child, child_clocks));
@@ -533,7 +554,8 @@ impl<'a, R: Rules> Worker<'a, R> {
                     && !self.buf.killers[ply].contains(&mv)
                 {
                     let r = self.reductions[(depth as usize).min(63)][i.min(63)];
-                    (r - pv_node as i32).clamp(1, new_depth - 1)
+                    let trusted = self.techniques.lmr_history != 0 && self.history_of(mv) > 0;
+                    (r - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
                 } else {
                     0
                 };
