@@ -264,16 +264,21 @@ fn helper_threads_find_a_legal_move_at_the_depth_asked() {
     }
 }
 
-#[test]
-fn the_bench_node_count_is_the_recorded_one() {
-    let args = BenchArgs {
-        depth: 7,
+/// A quiet one-thread bench to `depth` with the techniques `options`.
+fn bench_args(depth: u32, options: &[&str]) -> BenchArgs {
+    BenchArgs {
+        depth,
         threads: 1,
         hash: 16,
         quiet: true,
         eval_files: Vec::new(),
-        options: Vec::new(),
-    };
+        options: options.iter().map(|o| o.to_string()).collect(),
+    }
+}
+
+#[test]
+fn the_bench_node_count_is_the_recorded_one() {
+    let args = bench_args(7, &[]);
     let totals = bench(&args, &mut |_| {}).unwrap();
     let again = bench(&args, &mut |_| {}).unwrap();
     assert_eq!(
@@ -288,17 +293,7 @@ fn the_bench_node_count_is_the_recorded_one() {
 
 #[test]
 fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
-    let nodes = |options: &[&str]| {
-        let args = BenchArgs {
-            depth: 7,
-            threads: 1,
-            hash: 16,
-            quiet: true,
-            eval_files: Vec::new(),
-            options: options.iter().map(|o| o.to_string()).collect(),
-        };
-        bench(&args, &mut |_| {}).unwrap().nodes
-    };
+    let nodes = |options: &[&str]| bench(&bench_args(7, options), &mut |_| {}).unwrap().nodes;
     // The defaults by name are the defaults.
     assert_eq!(nodes(&["futility-margin=60"]), BENCH_DEPTH_7);
     // No reverse futility, or a wider margin, prunes less.
@@ -309,15 +304,7 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     // Smaller reductions for moves with a good history search more.
     assert!(nodes(&["lmr-history=1"]) > BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.
-    let args = BenchArgs {
-        depth: 1,
-        threads: 1,
-        hash: 16,
-        quiet: true,
-        eval_files: Vec::new(),
-        options: vec!["futility-prune=301".to_string()],
-    };
-    let err = bench(&args, &mut |_| {}).unwrap_err();
+    let err = bench(&bench_args(1, &["futility-prune=301"]), &mut |_| {}).unwrap_err();
     assert!(err.contains("futility-prune"), "{err}");
 }
 
