@@ -267,6 +267,12 @@ fn run_search<R: Rules>(
     } else {
         control
     };
+    // The table may still be warming (a fresh engine, a new hash size):
+    // a search that ends on a count waits for all of it, so that the same
+    // depth gives the same search however loaded the machine is.
+    if setup.limits.ends_on_count() {
+        table.wait_until_warm(|| control.stopped());
+    }
     let result = search(&setup, table, control, &mut report);
     let (best, ponder) = match weakened {
         Some((plan, random)) if !complete.is_empty() => {

@@ -94,6 +94,16 @@ impl Limits {
                 || self.time.is_some())
     }
 
+    /// Whether only a depth or a node count ends the search (no clock, not
+    /// infinite): then its result may not depend on how fast anything else
+    /// ran.
+    pub fn ends_on_count(&self) -> bool {
+        !self.infinite
+            && self.move_time.is_none()
+            && self.time.is_none()
+            && (self.depth.is_some() || self.nodes.is_some())
+    }
+
     /// The time budget for one move.
     pub fn budget(&self) -> Budget {
         if self.infinite {
@@ -176,6 +186,34 @@ mod tests {
         assert_eq!(Limits::for_clock(&depth).depth, Some(6));
         let dxp_no_clock = Clock::new(TimeControl::dxp(0, 0, ms(1500)));
         assert_eq!(Limits::for_clock(&dxp_no_clock).move_time, Some(ms(1500)));
+    }
+
+    #[test]
+    fn only_a_depth_or_a_node_count_with_no_clock_ends_on_count() {
+        let depth = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let nodes = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert!(depth.ends_on_count() && nodes.ends_on_count());
+        let timed = Limits {
+            move_time: Some(ms(100)),
+            ..depth.clone()
+        };
+        let clocked = Limits {
+            time: Some(ms(1000)),
+            ..nodes.clone()
+        };
+        let infinite = Limits {
+            infinite: true,
+            ..depth
+        };
+        for limits in [timed, clocked, infinite, Limits::default()] {
+            assert!(!limits.ends_on_count(), "{limits:?}");
+        }
     }
 
     /// The budget under a clock of `time` (this move's increment included),

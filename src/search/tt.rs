@@ -213,6 +213,16 @@ impl Table {
         self.touch(self.count, go_on);
     }
 
+    /// Waits until every bucket is in use (at once for a table made whole,
+    /// or once [`Table::warm`] has run), or until `give_up` says so. A
+    /// search that ends on a depth or node count waits, so that its tree
+    /// and its node count do not depend on how far the warming has got.
+    pub fn wait_until_warm(&self, give_up: impl Fn() -> bool) {
+        while self.ready.load(Ordering::Acquire) < self.count && !give_up() {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+
     /// Touches the pages of the first `buckets` buckets and marks them
     /// ready, 4 MiB at a time, stopping early when `go_on` says no.
     fn touch(&self, buckets: usize, go_on: impl Fn() -> bool) {
@@ -476,8 +486,11 @@ mod tests {
         assert_eq!(Table::new(8).ready.load(Ordering::Relaxed), 8 << 14);
         let table = Table::try_new_warming(8).unwrap();
         assert_eq!(table.ready.load(Ordering::Relaxed), FIRST_READY);
+        table.wait_until_warm(|| true);
+        assert_eq!(table.ready.load(Ordering::Relaxed), FIRST_READY);
         table.store(12345, 7, 3, Bound::Exact, MoveHint::default());
         table.warm(|| true);
+        table.wait_until_warm(|| false);
         assert_eq!(table.ready.load(Ordering::Relaxed), 8 << 14);
         if let Some(entry) = table.probe(12345) {
             assert_eq!((entry.score, entry.depth), (7, 3));
