@@ -303,6 +303,16 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     assert!(nodes(&["futility-prune=80"]) < BENCH_DEPTH_7);
     // Smaller reductions for moves with a good history search more.
     assert!(nodes(&["lmr-history=1"]) > BENCH_DEPTH_7);
+    // Reverse futility to a smaller depth prunes less; fewer moves before
+    // late-move pruning, more.
+    assert_eq!(
+        nodes(&["futility-depth=5", "late-move-scale=100"]),
+        BENCH_DEPTH_7
+    );
+    assert!(nodes(&["futility-depth=3"]) > BENCH_DEPTH_7);
+    assert!(nodes(&["late-move-scale=50"]) < BENCH_DEPTH_7);
+    // Moves that threaten a capture, searched unreduced, search more.
+    assert!(nodes(&["lmr-threats=1"]) > BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.
     let err = bench(&bench_args(1, &["futility-prune=301"]), &mut |_| {}).unwrap_err();
     assert!(err.contains("futility-prune"), "{err}");

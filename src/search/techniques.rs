@@ -2,7 +2,8 @@
 //! name: the one table the engine's parameters, `tempo bench` and `tempo
 //! tactics` set them from, so that a technique is measured as it is played.
 //! Each has the default the games chose (benches/RESULTS.md, "Search
-//! experiments"): all are off (0) but the reverse-futility margin.
+//! experiments"): all are off (0) but the reverse-futility margin and depth and the
+//! late-move pruning count.
 
 /// The techniques of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,15 @@ pub struct Techniques {
     /// Late-move reductions one ply smaller for a move whose history score
     /// is positive (1), the logarithmic table alone (0).
     pub lmr_history: u32,
+    /// No late-move reduction for a quiet move after which the mover
+    /// threatens a capture and the opponent has none to make (1), as a
+    /// chess engine spares a check (0: off).
+    pub lmr_threats: u32,
+    /// The deepest calm non-PV node that reverse futility may return from.
+    pub futility_depth: u32,
+    /// Moves searched at a calm non-PV node of depth 4 or less before the
+    /// rest are pruned: 3 plus this percentage of the depth squared.
+    pub late_move_scale: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -51,7 +61,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 7] = [
+pub const TECHNIQUES: [Technique; 10] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -94,6 +104,24 @@ pub const TECHNIQUES: [Technique; 7] = [
         default: 0,
         help: "1 = a ply less of late-move reduction for a move with a positive history score",
     },
+    Technique {
+        name: "lmr-threats",
+        max: 1,
+        default: 0,
+        help: "1 = no late-move reduction for a quiet move after which the mover threatens a capture and the opponent has none",
+    },
+    Technique {
+        name: "futility-depth",
+        max: 12,
+        default: 5,
+        help: "the deepest calm node that reverse futility may return from (0 = no reverse futility)",
+    },
+    Technique {
+        name: "late-move-scale",
+        max: 400,
+        default: 100,
+        help: "moves a calm node of depth 4 or less searches before it prunes the rest: 3 + this percentage of the depth squared",
+    },
 ];
 
 impl Default for Techniques {
@@ -107,6 +135,9 @@ impl Default for Techniques {
             futility_margin: 0,
             futility_prune: 0,
             lmr_history: 0,
+            lmr_threats: 0,
+            futility_depth: 0,
+            late_move_scale: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -128,6 +159,9 @@ impl Techniques {
             "futility-margin" => Some(&mut self.futility_margin),
             "futility-prune" => Some(&mut self.futility_prune),
             "lmr-history" => Some(&mut self.lmr_history),
+            "lmr-threats" => Some(&mut self.lmr_threats),
+            "futility-depth" => Some(&mut self.futility_depth),
+            "late-move-scale" => Some(&mut self.late_move_scale),
             _ => None,
         }
     }
