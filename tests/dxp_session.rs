@@ -322,15 +322,11 @@ fn a_game_ended_by_the_rules_sends_gameend_with_the_right_reason() {
         peer.request(Side::White, Some("W:W28:B23")),
         Acceptance::Accepted
     );
-    assert_eq!(
-        peer.receive(),
-        DxpMessage::Move(DxpMove {
-            seconds: 0,
-            from: 28,
-            to: 19,
-            captured: vec![23],
-        })
-    );
+    // (The seconds the move took depend on the machine's load, not checked.)
+    let DxpMessage::Move(mv) = peer.receive() else {
+        panic!("expected MOVE");
+    };
+    assert_eq!((mv.from, mv.to, mv.captured), (28, 19, vec![23]));
     assert_eq!(
         peer.receive(),
         game_end(EndReason::SenderWins, StopCode::Continue)
