@@ -2,8 +2,8 @@
 //! name: the one table the engine's parameters, `tempo bench` and `tempo
 //! tactics` set them from, so that a technique is measured as it is played.
 //! Each has the default the games chose (benches/RESULTS.md, "Search
-//! experiments"): all are off (0) but the reverse-futility margin and depth and the
-//! late-move pruning count.
+//! experiments"): all are off (0) but the reverse-futility margin and
+//! depth and the late-move pruning count.
 
 /// The techniques of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
