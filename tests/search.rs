@@ -313,6 +313,8 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     assert!(nodes(&["late-move-scale=50"]) < BENCH_DEPTH_7);
     // Moves that threaten a capture, searched unreduced, search more.
     assert!(nodes(&["lmr-threats=1"]) > BENCH_DEPTH_7);
+    // Countermoves change the order of quiet moves, so the tree.
+    assert_ne!(nodes(&["countermove=1"]), BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.
     let err = bench(&bench_args(1, &["futility-prune=301"]), &mut |_| {}).unwrap_err();
     assert!(err.contains("futility-prune"), "{err}");

@@ -45,6 +45,10 @@ pub struct Techniques {
     /// Moves searched at a calm non-PV node of depth 4 or less before the
     /// rest are pruned: 3 plus this percentage of the depth squared.
     pub late_move_scale: u32,
+    /// Countermoves (1): the quiet move that last cut after the opponent's
+    /// move is ordered next after the killers when that move is played
+    /// again (0: off).
+    pub countermove: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -61,7 +65,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 10] = [
+pub const TECHNIQUES: [Technique; 11] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -122,6 +126,12 @@ pub const TECHNIQUES: [Technique; 10] = [
         default: 100,
         help: "moves a calm node of depth 4 or less searches before it prunes the rest: 3 + this percentage of the depth squared",
     },
+    Technique {
+        name: "countermove",
+        max: 1,
+        default: 0,
+        help: "1 = the quiet move that last cut after the opponent's move comes next after the killers",
+    },
 ];
 
 impl Default for Techniques {
@@ -138,6 +148,7 @@ impl Default for Techniques {
             lmr_threats: 0,
             futility_depth: 0,
             late_move_scale: 0,
+            countermove: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -162,6 +173,7 @@ impl Techniques {
             "lmr-threats" => Some(&mut self.lmr_threats),
             "futility-depth" => Some(&mut self.futility_depth),
             "late-move-scale" => Some(&mut self.late_move_scale),
+            "countermove" => Some(&mut self.countermove),
             _ => None,
         }
     }

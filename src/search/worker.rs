@@ -103,6 +103,11 @@ struct Buffers {
     pv: Vec<Vec<Move>>,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// The move being searched at each ply (the root's at 0).
+    played: Vec<Move>,
+    /// The quiet move that last cut after a move, by that move's history
+    /// index (the technique `countermove`).
+    countermoves: Vec<Move>,
 }
 
 impl Buffers {
@@ -117,6 +122,8 @@ impl Buffers {
                 .collect(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
+            played: vec![Move::default(); MAX_PLY + 1],
+            countermoves: vec![Move::default(); 64 * 64],
         }
     }
 
@@ -130,6 +137,8 @@ impl Buffers {
         self.pv.iter_mut().for_each(Vec::clear);
         self.killers.fill([Move::default(); 2]);
         self.history.fill(0);
+        self.played.fill(Move::default());
+        self.countermoves.fill(Move::default());
         self
     }
 }
@@ -497,6 +506,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
                 busy.enter(child.key());
             }
+            self.buf.played[ply] = mv;
             let mut score;
             if i == 0 {
                 // The table's move at a PV node, when no other move comes
@@ -677,6 +687,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let new_depth = depth - 5;
         for &other in list.iter().filter(|&&m| m != mv) {
+            self.buf.played[ply] = other;
             let (child, child_clocks) = self.child_of(pos, other, clocks, new_depth <= 0);
             let score = -self.search_child(
                 &child,
