@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
 use tempo::eval::patterns::{
-    features, top_states, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
+    band_states, features, top_states, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
 };
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
@@ -120,6 +120,21 @@ proptest! {
             top_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own));
         prop_assert_eq!(turned_states.to_vec(), bottom);
     }
+
+    /// The middle band of 4x6 windows on 10x10 (rows 3-8), and the same
+    /// band on the board turned with the colours swapped: the band's
+    /// windows in the other order, seen by the other player.
+    #[test]
+    fn middle_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
+        let (own, other) = split::<Board10>(a, b);
+        let middle = states_one_by_one(5, 1..2, 3, own, other);
+        prop_assert_eq!(band_states::<Board10, 4>(own, other, 1).to_vec(), middle.clone());
+        let mut seen_by_other: Vec<u32> = middle.into_iter().map(mirror12).collect();
+        seen_by_other.reverse();
+        let turned_states =
+            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 1);
+        prop_assert_eq!(turned_states.to_vec(), seen_by_other);
+    }
 }
 
 /// Weights drawn from a fixed generator, within the stored range.
@@ -207,6 +222,16 @@ fn the_evaluation_is_colour_symmetric() {
     assert!(symmetric_in_random_games::<International>(&tall) > 1000);
     let tall = random_patterns(Layout::tall::<Board8>(), 17);
     assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
+    let banded = Layout::banded::<Board10>().unwrap();
+    assert!(symmetric_in_random_games::<International>(&random_patterns(banded, 19)) > 1000);
+    // The middle band alone (the top windows' tables and the king terms
+    // 0) scores positions too, and as symmetrically.
+    let mut raw = random_patterns(banded, 20).raw().to_vec();
+    let top = 2 * banded.across() * banded.states();
+    raw[..top].fill(0);
+    raw[2 * banded.table_weights()..].fill(0);
+    let middle = Patterns::from_raw(banded, raw).unwrap();
+    assert!(symmetric_in_random_games::<International>(&middle) > 1000);
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
@@ -249,6 +274,10 @@ fn the_evaluation_computes_the_model_the_fit_fits() {
     assert!(kings > 100, "{kings}");
     let kings = model_agrees::<Brazilian>(&random_patterns(Layout::tall::<Board8>(), 24));
     assert!(kings > 100, "{kings}");
+    let banded = Layout::banded::<Board10>().unwrap();
+    let kings = model_agrees::<International>(&random_patterns(banded, 25));
+    assert!(kings > 100, "{kings}");
+    assert_eq!(Layout::banded::<Board8>(), None);
 }
 
 #[test]
@@ -286,6 +315,11 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
     assert_eq!(read, tall);
     assert_eq!(read.layout(), Layout::tall::<Board8>());
+    // And windows with the middle band, on 10x10.
+    let banded = random_patterns(Layout::banded::<Board10>().unwrap(), 8);
+    let (_, read) = decode(&encode(kind, &banded), "banded").unwrap();
+    assert_eq!(read, banded);
+    assert_eq!(read.layout().tables(), 8);
     // Another variant's file.
     let err = read_file(VariantKind::Brazilian, &path)
         .unwrap_err()
@@ -553,6 +587,19 @@ fn training_lowers_the_held_out_loss() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         !output.status.success() && stderr.contains("leave one out"),
+        "{stderr}"
+    );
+    // The middle band exists on 10x10 boards only.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--windows", "4x6m", "--out"])
+        .arg(scratch("banded.tpw"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("needs a 10x10 board"),
         "{stderr}"
     );
     // A step size that is not a positive number is refused.

@@ -63,8 +63,9 @@ pub struct TrainArgs {
     /// Window shape: 4x4 (8 squares, 6,561 states a window, a table each)
     /// or 4x6 (12 squares, 531,441 states, along the top and bottom of the
     /// board, a table shared by each window and its half turn; with the
-    /// stage by the men's steps to crown and learned king terms)
-    /// [default: that of --init, else 4x4].
+    /// stage by the men's steps to crown and learned king terms) or 4x6m
+    /// (10x10 only: 4x6 with a band of windows on the middle six rows,
+    /// 8 tables instead of 4) [default: that of --init, else 4x4].
     #[arg(long, value_enum)]
     pub windows: Option<WindowShape>,
 }
@@ -78,6 +79,9 @@ pub enum WindowShape {
     /// 4 files by 6 rows.
     #[value(name = "4x6")]
     Tall,
+    /// 4 files by 6 rows, with a band of them on the middle rows (10x10).
+    #[value(name = "4x6m")]
+    Banded,
 }
 
 /// Runs `tempo train`.
@@ -107,10 +111,17 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
         None => None,
     };
-    let asked = args.windows.map(|shape| match shape {
-        WindowShape::Small => Layout::of::<R::Geometry>(),
-        WindowShape::Tall => Layout::tall::<R::Geometry>(),
-    });
+    let asked = match args.windows {
+        None => None,
+        Some(WindowShape::Small) => Some(Layout::of::<R::Geometry>()),
+        Some(WindowShape::Tall) => Some(Layout::tall::<R::Geometry>()),
+        Some(WindowShape::Banded) => Some(Layout::banded::<R::Geometry>().ok_or_else(|| {
+            format!(
+                "--windows 4x6m needs a 10x10 board: on {kind}'s 8x8 board the top and \
+                 bottom 4x6 windows leave no middle band (use 4x6)"
+            )
+        })?),
+    };
     let layout = match (&start, asked) {
         (Some(weights), Some(layout)) if weights.layout() != layout => {
             return Err(format!(

@@ -13,7 +13,8 @@
 //!     40     4  states per window (6561 for 4 x 4 windows, 531441 for 4 x 6)
 //!     44     2  unit: weights are in 1/unit of a hundredth of a man (8)
 //!     46     2  weight tables (a window each for 4 x 4, a top window each
-//!               for 4 x 6)
+//!               for 4 x 6, and a middle window each for 4 x 6 with the
+//!               middle band)
 //!     48     4  king terms K (0 for 4 x 4 windows)
 //!     52     B  the N = (tables * states + K) * 2 weights, i16
 //!               little-endian, ordered [table][state][phase] then
@@ -186,11 +187,13 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     } else {
         (windows, 0)
     };
-    let shapes: &[Layout] = if version == VERSION {
-        &[small, shaped_layout_of(kind, Shape::Tall)]
-    } else {
-        &[small]
-    };
+    let mut shapes = vec![small];
+    if version == VERSION {
+        shapes.push(shaped_layout_of(kind, Shape::Tall));
+        if small.rows >= 10 {
+            shapes.push(shaped_layout_of(kind, Shape::Banded));
+        }
+    }
     let shape_of = |l: &Layout| (l.windows(), l.states(), l.tables(), l.king_terms());
     let Some(&layout) = shapes
         .iter()

@@ -18,6 +18,11 @@
 //!   serve all windows, and every table learns from both players' halves.
 //!   The stage is the men's steps to crown ([`steps_to_crown`]), and king
 //!   terms the windows cannot see are learned with them (`kings`).
+//! - [`Shape::Banded`] (10x10 only): the tall windows and, between them,
+//!   4x6 windows on the middle six rows (rows 3-8), 12 in all. The half
+//!   turn maps the middle band onto itself, file pair `k` onto file pair
+//!   `3 - k`, so each middle window has a table of its own that it shares
+//!   with its image seen by the other player: 8 tables.
 //!
 //! ```text
 //! 10x10, the small window at file pair 1, row pair 0 (files c-f, rows 10-7):
@@ -46,7 +51,7 @@ pub use kings::{
     king_terms, start_steps, steps_to_crown, EXPOSED_MOBILITY, EXTRA_KINGS, FIRST_KING,
     KING_SQUARE, SAFE_MOBILITY,
 };
-pub use windows::{mirrored, top_states, turned, window_states};
+pub use windows::{band_states, mirrored, top_states, turned, window_states};
 
 use crate::rules::{Geometry, Position, Rules, Side};
 
@@ -64,6 +69,9 @@ pub enum Shape {
     /// 4x6 windows along the top and the bottom, tables shared by the
     /// half turn; stage by the men's steps to crown; king terms.
     Tall,
+    /// The tall windows and 4x6 windows on the middle six rows of a 10x10
+    /// board, a table each shared with its half turn; as `Tall` otherwise.
+    Banded,
 }
 
 /// The window layout of a board: its size and the windows' shape.
@@ -88,6 +96,16 @@ impl Layout {
         Layout::shaped::<G>(Shape::Tall)
     }
 
+    /// The banded layout of board `G` (tall windows and a middle band),
+    /// if the board has rows between its top and bottom windows (10x10).
+    pub const fn banded<G: Geometry>() -> Option<Layout> {
+        if G::ROWS >= 10 {
+            Some(Layout::shaped::<G>(Shape::Banded))
+        } else {
+            None
+        }
+    }
+
     /// The layout of board `G` with windows of `shape`.
     pub const fn shaped<G: Geometry>(shape: Shape) -> Layout {
         Layout {
@@ -103,11 +121,12 @@ impl Layout {
     }
 
     /// Rows of windows: every row pair for small windows, top and bottom
-    /// for tall ones.
+    /// for tall ones, top, middle and bottom for banded ones.
     pub const fn down(self) -> usize {
         match self.shape {
             Shape::Small => (self.rows / 2 - 1) as usize,
             Shape::Tall => 2,
+            Shape::Banded => 3,
         }
     }
 
@@ -121,7 +140,7 @@ impl Layout {
     pub const fn quads(self) -> u32 {
         match self.shape {
             Shape::Small => 2,
-            Shape::Tall => 3,
+            Shape::Tall | Shape::Banded => 3,
         }
     }
 
@@ -131,11 +150,13 @@ impl Layout {
     }
 
     /// Weight tables: one a window for small windows, one a top window
-    /// for tall ones.
+    /// for tall ones, one a top and one a middle window for banded ones
+    /// (the middle windows' tables after the top windows').
     pub const fn tables(self) -> usize {
         match self.shape {
             Shape::Small => self.windows(),
             Shape::Tall => self.across(),
+            Shape::Banded => 2 * self.across(),
         }
     }
 
@@ -148,7 +169,7 @@ impl Layout {
     pub const fn king_terms(self) -> usize {
         match self.shape {
             Shape::Small => 0,
-            Shape::Tall => KING_SQUARE + (self.rows * self.per_row) as usize,
+            Shape::Tall | Shape::Banded => KING_SQUARE + (self.rows * self.per_row) as usize,
         }
     }
 
@@ -173,7 +194,7 @@ impl Layout {
     pub fn squares(self, w: usize) -> Vec<u32> {
         let row_of_windows = (w / self.across()) as u32;
         let j = match self.shape {
-            Shape::Small => row_of_windows,
+            Shape::Small | Shape::Banded => row_of_windows,
             Shape::Tall => row_of_windows * (self.rows / 2 - 3),
         };
         let k = (w % self.across()) as u32;
@@ -246,7 +267,7 @@ impl Patterns {
                 }
                 folded
             }
-            Shape::Tall => (0..layout.table_weights()).map(pair).collect(),
+            Shape::Tall | Shape::Banded => (0..layout.table_weights()).map(pair).collect(),
         };
         let kings = (layout.table_weights()..per_phase)
             .map(|i| pair(i).map(i32::from))
@@ -303,15 +324,20 @@ impl Patterns {
                 let (on, all) = pieces_stage(pos);
                 (mg * on + eg * (all - on)) / (all * UNIT)
             }
-            Shape::Tall => {
+            Shape::Tall | Shape::Banded => {
                 let size = self.layout.states();
                 let (mut mg, mut eg) = (0, 0);
-                for_tall_states::<R>(pos, |k, own, other| {
+                let mut add = |k: usize, own: u32, other: u32| {
                     let [m, e] = self.tables[k * size + own as usize];
                     let [m2, e2] = self.tables[k * size + other as usize];
                     mg += m as i32 - m2 as i32;
                     eg += e as i32 - e2 as i32;
-                });
+                };
+                for_tall_states::<R>(pos, &mut add);
+                if self.layout.shape == Shape::Banded {
+                    let across = self.layout.across();
+                    for_middle_states::<R>(pos, |k, own, other| add(across + k, own, other));
+                }
                 if pos.all_kings() != 0 {
                     kings::king_terms_of(pos, |i, v| {
                         let [m, e] = self.kings[i];
@@ -383,6 +409,22 @@ fn for_tall_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u3
     }
 }
 
+/// Calls `f(k, own, other)` for every middle window `k` of a 10x10 `pos`
+/// (rows 3-8): `own` its state as White sees the board, `other` the state
+/// of the same window on the board turned with the colours swapped (the
+/// middle window at file pair `3 - k` as Black sees it).
+#[inline(always)]
+fn for_middle_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u32)) {
+    debug_assert_eq!(<R::Geometry as Geometry>::ROWS, 10);
+    let (white, black) = (pos.men(Side::White), pos.men(Side::Black));
+    let (tw, tb) = (turned::<R::Geometry>(white), turned::<R::Geometry>(black));
+    let own = band_states::<R::Geometry, 4>(white, black, 1);
+    let other = band_states::<R::Geometry, 4>(tb, tw, 1);
+    for (k, (&a, &b)) in own.iter().zip(&other).enumerate() {
+        f(k, a, b);
+    }
+}
+
 /// The features of `pos` for fitting weights of `layout`, the model the
 /// evaluation computes: calls `feature(i, v)` for each weight pair `i`
 /// (raw weights `2i` and `2i + 1`, see [`Patterns::raw`]) that counts `v`
@@ -405,11 +447,16 @@ pub fn features<R: Rules>(
             let (on, all) = pieces_stage(pos);
             on as f32 / all as f32
         }
-        Shape::Tall => {
-            for_tall_states::<R>(pos, |k, own, other| {
+        Shape::Tall | Shape::Banded => {
+            let mut windows = |k: usize, own: u32, other: u32| {
                 feature((k * size) as u32 + own, 1);
                 feature((k * size) as u32 + other, -1);
-            });
+            };
+            for_tall_states::<R>(pos, &mut windows);
+            if layout.shape == Shape::Banded {
+                let across = layout.across();
+                for_middle_states::<R>(pos, |k, own, other| windows(across + k, own, other));
+            }
             let base = layout.table_weights();
             kings::king_terms_of(pos, |i, v| feature((base + i) as u32, v));
             let (steps, all) = steps_stage(pos);

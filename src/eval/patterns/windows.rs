@@ -99,9 +99,18 @@ pub fn window_states<G: Geometry, const N: usize>(own: u64, other: u64) -> [u32;
 /// file pair `k` at index `k`); `A` must be the number of file pairs.
 #[inline(always)]
 pub fn top_states<G: Geometry, const A: usize>(own: u64, other: u64) -> [u32; A] {
+    band_states::<G, A>(own, other, 0)
+}
+
+/// The state of each 4x6 window of the six rows from row pair `pair` down
+/// (rows `2 pair` to `2 pair + 5`, file pair `k` at index `k`); `A` must be
+/// the number of file pairs.
+#[inline(always)]
+pub fn band_states<G: Geometry, const A: usize>(own: u64, other: u64, pair: u32) -> [u32; A] {
     debug_assert_eq!(A, (G::PER_ROW - 1) as usize);
-    let upper = pair_lanes::<G>(own, other, 0) + 81 * pair_lanes::<G>(own, other, 1);
-    let lower = pair_lanes::<G>(own, other, 2);
+    debug_assert!(pair + 3 <= G::ROWS / 2);
+    let upper = pair_lanes::<G>(own, other, pair) + 81 * pair_lanes::<G>(own, other, pair + 1);
+    let lower = pair_lanes::<G>(own, other, pair + 2);
     let mut states = [0u32; A];
     for (k, state) in states.iter_mut().enumerate() {
         *state = (upper >> (16 * k)) as u16 as u32 + 6561 * ((lower >> (16 * k)) as u16 as u32);
