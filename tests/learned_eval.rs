@@ -2,7 +2,7 @@
 //! computation, colour symmetry, the weights file, the Hub parameter that
 //! loads one, and the self-play generator and trainer on small runs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 
@@ -574,47 +574,35 @@ fn training_lowers_the_held_out_loss() {
     );
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    // The command refuses a start of one shape with --windows of the other.
+    // The command refuses a start of one shape with --windows of the other,
+    // the middle band on 8x8 (it exists on 10x10 boards only), and a step
+    // size that is not a positive number.
+    let refusal = train_refusal(&path, &["--windows", "4x6", "--init"], Some(&out));
+    assert!(refusal.contains("leave one out"), "{refusal}");
+    let refusal = train_refusal(&path, &["--windows", "4x6m"], None);
+    assert!(refusal.contains("needs a 10x10 board"), "{refusal}");
+    let refusal = train_refusal(&path, &["--lr-end", "0"], None);
+    assert!(
+        refusal.contains("--lr-end 0 must be a positive number"),
+        "{refusal}"
+    );
+}
+
+/// Runs `tempo train` on the Brazilian data at `path` with `args` (then
+/// `last`, if given); asserts that it fails, and returns its error output.
+fn train_refusal(path: &Path, args: &[&str], last: Option<&Path>) -> String {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg("train")
-        .arg(&path)
-        .args(["--variant", "brazilian", "--windows", "4x6", "--out"])
-        .arg(scratch("mixed.tpw"))
-        .arg("--init")
-        .arg(&out)
+        .arg(path)
+        .args(["--variant", "brazilian", "--out"])
+        .arg(scratch("refused.tpw"))
+        .args(args)
+        .args(last)
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success() && stderr.contains("leave one out"),
-        "{stderr}"
-    );
-    // The middle band exists on 10x10 boards only.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .arg("train")
-        .arg(&path)
-        .args(["--variant", "brazilian", "--windows", "4x6m", "--out"])
-        .arg(scratch("banded.tpw"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success() && stderr.contains("needs a 10x10 board"),
-        "{stderr}"
-    );
-    // A step size that is not a positive number is refused.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .arg("train")
-        .arg(&path)
-        .args(["--variant", "brazilian", "--lr-end", "0", "--out"])
-        .arg(scratch("no-step.tpw"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success() && stderr.contains("--lr-end 0 must be a positive number"),
-        "{stderr}"
-    );
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "{stderr}");
+    stderr
 }
 
 /// `tempo train` on a file of fewer batches than `--hold-out` (20) holds
