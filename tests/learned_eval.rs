@@ -280,6 +280,29 @@ fn the_evaluation_computes_the_model_the_fit_fits() {
     assert_eq!(Layout::banded::<Board8>(), None);
 }
 
+/// A tall set given a middle band at 0 scores every position as the tall
+/// set does, so a band's fit can start from fitted tall weights; only
+/// 10x10 tall sets can be widened.
+#[test]
+fn a_tall_set_widened_by_a_band_scores_as_before() {
+    let tall = random_patterns(Layout::tall::<Board10>(), 26);
+    let banded = tall.banded().unwrap();
+    assert_eq!(banded.layout(), Layout::banded::<Board10>().unwrap());
+    let mut scored = 0;
+    random_games::<International>(0x5851_F42D_4C95_7F2D, 20, 150, |pos| {
+        assert_eq!(banded.white_score(pos), tall.white_score(pos), "{pos:?}");
+        scored += usize::from(tall.white_score(pos) != 0);
+    });
+    assert!(scored > 1000, "{scored}");
+    assert!(banded.banded().is_err());
+    assert!(random_patterns(Layout::tall::<Board8>(), 27)
+        .banded()
+        .is_err());
+    assert!(random_patterns(Layout::of::<Board10>(), 28)
+        .banded()
+        .is_err());
+}
+
 #[test]
 fn the_patterns_add_to_the_hand_evaluation() {
     let pos = Position::<International>::start()

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::VariantArg;
-use crate::eval::patterns::{Layout, Patterns};
+use crate::eval::patterns::{Layout, Patterns, Shape};
 use crate::eval::weights_file::{has_patterns, read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
 use crate::train::data::read_file;
@@ -57,7 +57,8 @@ pub struct TrainArgs {
     /// Seed of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Weights to start from [default: all 0]; their window shape is kept.
+    /// Weights to start from [default: all 0]; their window shape is kept,
+    /// except that 4x6 weights start a 4x6m fit with the band at 0.
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
     /// Window shape: 4x4 (8 squares, 6,561 states a window, a table each)
@@ -121,6 +122,15 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
                  bottom 4x6 windows leave no middle band (use 4x6)"
             )
         })?),
+    };
+    // A tall set asked to fit a band keeps its tables and king terms.
+    let start = match (start, asked) {
+        (Some(weights), Some(layout))
+            if weights.layout().shape == Shape::Tall && layout.shape == Shape::Banded =>
+        {
+            Some(weights.banded()?)
+        }
+        (start, _) => start,
     };
     let layout = match (&start, asked) {
         (Some(weights), Some(layout)) if weights.layout() != layout => {

@@ -281,6 +281,31 @@ impl Patterns {
         })
     }
 
+    /// These tall-window weights as banded ones (10x10 only): the top
+    /// tables and the king terms kept, the middle band's tables at 0, so
+    /// the banded set scores every position as this one does. A fit of the
+    /// band can so start from a fitted tall set.
+    pub fn banded(&self) -> Result<Patterns, String> {
+        let from = self.layout;
+        let to = Layout {
+            shape: Shape::Banded,
+            ..from
+        };
+        if from.shape != Shape::Tall || to.rows < 10 {
+            return Err(format!(
+                "only 4x6 weights of a 10x10 board gain a middle band; these have {:?} \
+                 windows on a {}x{} board",
+                from.shape, from.rows, from.rows
+            ));
+        }
+        let tables = 2 * from.table_weights();
+        let mut raw = Vec::with_capacity(2 * to.weights_per_phase());
+        raw.extend_from_slice(&self.raw[..tables]);
+        raw.resize(2 * to.table_weights(), 0);
+        raw.extend_from_slice(&self.raw[tables..]);
+        Patterns::from_raw(to, raw)
+    }
+
     /// The board layout the weights are for.
     pub fn layout(&self) -> Layout {
         self.layout
