@@ -315,6 +315,10 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     assert!(nodes(&["lmr-threats=1"]) > BENCH_DEPTH_7);
     // Countermoves change the order of quiet moves, so the tree.
     assert_ne!(nodes(&["countermove=1"]), BENCH_DEPTH_7);
+    // Pruning by the static score's trend prunes more; the table's bounds
+    // in place of the static score change which nodes are pruned.
+    assert!(nodes(&["improving=1"]) < BENCH_DEPTH_7);
+    assert_ne!(nodes(&["table-eval=1"]), BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.
     let err = bench(&bench_args(1, &["futility-prune=301"]), &mut |_| {}).unwrap_err();
     assert!(err.contains("futility-prune"), "{err}");

@@ -49,6 +49,16 @@ pub struct Techniques {
     /// move is ordered next after the killers when that move is played
     /// again (0: off).
     pub countermove: u32,
+    /// Pruning that follows the static score's trend (1): a node whose
+    /// score is above that of the same side's node two plies up prunes by
+    /// reverse futility a ply sooner, and one whose score is not keeps two
+    /// thirds of the late-move pruning count (0: off).
+    pub improving: u32,
+    /// The table's score in place of the static score for reverse futility
+    /// and futility pruning (1), where its bound says the node is worth more
+    /// (a lower bound above it), less (an upper bound below it) or exactly
+    /// that (0: the static score alone).
+    pub table_eval: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -65,7 +75,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 11] = [
+pub const TECHNIQUES: [Technique; 13] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -132,6 +142,18 @@ pub const TECHNIQUES: [Technique; 11] = [
         default: 0,
         help: "1 = the quiet move that last cut after the opponent's move comes next after the killers",
     },
+    Technique {
+        name: "improving",
+        max: 1,
+        default: 0,
+        help: "1 = reverse futility a ply sooner where the static score rises over two plies, a third fewer late moves where it does not",
+    },
+    Technique {
+        name: "table-eval",
+        max: 1,
+        default: 0,
+        help: "1 = the table's score, where its bound goes beyond the static score, in place of it for the futility tests",
+    },
 ];
 
 impl Default for Techniques {
@@ -149,6 +171,8 @@ impl Default for Techniques {
             futility_depth: 0,
             late_move_scale: 0,
             countermove: 0,
+            improving: 0,
+            table_eval: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -174,6 +198,8 @@ impl Techniques {
             "futility-depth" => Some(&mut self.futility_depth),
             "late-move-scale" => Some(&mut self.late_move_scale),
             "countermove" => Some(&mut self.countermove),
+            "improving" => Some(&mut self.improving),
+            "table-eval" => Some(&mut self.table_eval),
             _ => None,
         }
     }

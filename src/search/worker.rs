@@ -59,6 +59,9 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
+/// A ply whose node has no static score (it must capture, or the technique
+/// `improving` is off).
+const NO_EVAL: i32 = i32::MIN;
 // Late-move and futility pruning stop a move loop, which must hold no
 // deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH && DEFER_DEPTH > FUTILITY_PRUNE_DEPTH);
@@ -108,6 +111,9 @@ struct Buffers {
     /// The quiet move that last cut after a move, by that move's history
     /// index (the technique `countermove`).
     countermoves: Vec<Move>,
+    /// The static score of the node at each ply of the current line, where
+    /// the technique `improving` worked it out ([`NO_EVAL`] elsewhere).
+    evals: Vec<i32>,
 }
 
 impl Buffers {
@@ -124,6 +130,7 @@ impl Buffers {
             history: vec![0; 64 * 64],
             played: vec![Move::default(); MAX_PLY + 1],
             countermoves: vec![Move::default(); 64 * 64],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
         }
     }
 
@@ -139,6 +146,7 @@ impl Buffers {
         self.history.fill(0);
         self.played.fill(Move::default());
         self.countermoves.fill(Move::default());
+        self.evals.fill(NO_EVAL);
         self
     }
 }
@@ -393,13 +401,42 @@ impl<'a, R: Rules> Worker<'a, R> {
             && depth <= futility_depth.max(LATE_MOVE_DEPTH)
             && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
+        // The technique `improving`: the static score of every node that
+        // need not capture, and whether it is above that of the same side's
+        // node two plies up (false where either has none).
+        let mut static_eval = None;
+        if self.techniques.improving != 0 {
+            static_eval = (!must_capture).then(|| self.evaluate(pos));
+            self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
+        }
+        let improving = match static_eval {
+            Some(eval) if ply >= 2 => {
+                let before = self.buf.evals[ply - 2];
+                before != NO_EVAL && eval > before
+            }
+            _ => false,
+        };
         // 5b. Far below alpha near the horizon: only the first move is
         // searched (futility pruning of the rest).
         let mut hopeless = false;
         if calm && depth <= futility_depth.max(FUTILITY_PRUNE_DEPTH) && beta.abs() < MATE_BOUND {
-            let eval = self.evaluate(pos);
+            let mut eval = static_eval.unwrap_or_else(|| self.evaluate(pos));
+            // The technique `table-eval`: a table score that bounds the
+            // node's value beyond the static score stands for it.
+            if let Some(e) = entry.filter(|_| self.techniques.table_eval != 0) {
+                let score = from_table(e.score, ply);
+                let closer = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score > eval,
+                    Bound::Upper => score < eval,
+                };
+                if closer && score.abs() < MATE_BOUND {
+                    eval = score;
+                }
+            }
             let margin = self.techniques.futility_margin as i32;
-            if margin > 0 && depth <= futility_depth && eval - margin * depth >= beta {
+            let plies = depth - improving as i32;
+            if margin > 0 && depth <= futility_depth && eval - margin * plies >= beta {
                 return eval;
             }
             let prune = self.techniques.futility_prune as i32;
@@ -412,7 +449,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         let limit = match (calm, hopeless) {
             (false, _) => usize::MAX,
             (true, true) => 1,
-            (true, false) => late_move_limit(depth, self.techniques.late_move_scale),
+            (true, false) => {
+                let scale = self.techniques.late_move_scale;
+                // With `improving`, a node whose score is not rising keeps
+                // two thirds of the moves.
+                let scale = if self.techniques.improving != 0 && !improving {
+                    scale * 2 / 3
+                } else {
+                    scale
+                };
+                late_move_limit(depth, scale)
+            }
         };
         // 6. The table's move, when it is a legal quiet move, is searched
         // before the others are listed: when it cuts, they never are.
