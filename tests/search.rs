@@ -356,6 +356,10 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
     assert_ne!(hand_10, built_in);
     assert_ne!(hand_both, hand_10);
     assert_eq!(nodes(vec![zero_8.clone(), zero_10.clone()]), hand_both);
+    // A search thread keeps its static scores only for the same weights:
+    // back on the built-in ones, the tree is theirs again.
+    assert_eq!(nodes(vec![]), built_in);
+    assert_eq!(nodes(vec![zero_10.clone()]), hand_10);
     // Two files for one variant, or a file that is not weights, are refused.
     let err = bench(&args(vec![zero_10.clone(), zero_10.clone()]), &mut |_| {}).unwrap_err();
     assert!(err.contains("two --eval-file for international"), "{err}");

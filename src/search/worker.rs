@@ -59,6 +59,8 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
+/// The static scores a worker keeps: 2^15 of them, 256 KiB.
+const EVAL_CACHE_BITS: u32 = 15;
 /// A ply whose node has no static score (it must capture, or the technique
 /// `improving` is off).
 const NO_EVAL: i32 = i32::MIN;
@@ -95,8 +97,9 @@ pub(super) struct Worker<'a, R: Rules> {
 
 /// The per-ply buffers and the move-ordering tables of a worker. A thread
 /// keeps those of its last search in `SPARE` and the next search takes them
-/// back, emptied and zeroed: a search of a few thousand nodes (self-play)
-/// spent 5% of its time allocating and freeing them.
+/// back, emptied and zeroed (but for the static scores of the same
+/// weights): a search of a few thousand nodes (self-play) spent 5% of its
+/// time allocating and freeing them.
 #[derive(Default)]
 struct Buffers {
     lists: Vec<MoveList>,
@@ -114,6 +117,14 @@ struct Buffers {
     /// The static score of the node at each ply of the current line, where
     /// the technique `improving` worked it out ([`NO_EVAL`] elsewhere).
     evals: Vec<i32>,
+    /// Static scores by the low bits of the position's key: the key's
+    /// other bits above, the score (as `i16`) in the low 16 (0: empty).
+    /// A static score depends only on the position and the weights, so the
+    /// cache outlives a search and is emptied only for other weights.
+    eval_cache: Vec<u64>,
+    /// The weights whose scores `eval_cache` holds (held, so that no other
+    /// weights can come to the same address).
+    eval_cache_weights: Option<Arc<Patterns>>,
 }
 
 impl Buffers {
@@ -131,6 +142,8 @@ impl Buffers {
             played: vec![Move::default(); MAX_PLY + 1],
             countermoves: vec![Move::default(); 64 * 64],
             evals: vec![NO_EVAL; MAX_PLY + 1],
+            eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
+            eval_cache_weights: None,
         }
     }
 
@@ -166,9 +179,18 @@ impl<R: Rules> Drop for Worker<'_, R> {
 
 impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
-        let buffers = SPARE
+        let mut buffers = SPARE
             .with(|spare| spare.borrow_mut().take())
             .map_or_else(Buffers::new, Buffers::reset);
+        let weights = &setup.resources.patterns;
+        if !buffers
+            .eval_cache_weights
+            .as_ref()
+            .is_some_and(|w| Arc::ptr_eq(w, weights))
+        {
+            buffers.eval_cache.fill(0);
+            buffers.eval_cache_weights = Some(Arc::clone(weights));
+        }
         Worker {
             id,
             shared,
@@ -192,8 +214,17 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     /// The static evaluation of `pos` from the side to move's view.
     #[inline(always)]
-    fn evaluate(&self, pos: &Position<R>) -> i32 {
-        evaluate_learned(pos, &self.patterns)
+    fn evaluate(&mut self, pos: &Position<R>) -> i32 {
+        let key = pos.key();
+        let slot = &mut self.buf.eval_cache[(key & ((1 << EVAL_CACHE_BITS) - 1)) as usize];
+        if *slot != 0 && (*slot ^ key) >> 16 == 0 {
+            return *slot as u16 as i16 as i32;
+        }
+        let score = evaluate_learned(pos, &self.patterns);
+        if let Ok(small) = i16::try_from(score) {
+            *slot = (key & !0xFFFF) | small as u16 as u64;
+        }
+        score
     }
 
     /// The score of a position within the endgame tables, as a mate score
