@@ -28,7 +28,7 @@ use crate::rules::movegen::{
     count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_quiet_move,
     side_has_capture,
 };
-use crate::rules::{Goal, Move, MoveList, Position, Rules};
+use crate::rules::{Goal, Move, MoveList, Position, Rules, VariantKind};
 use ordering::pick;
 use quiesce::QS_TABLE_KINGS;
 use root::RootMove;
@@ -98,7 +98,7 @@ pub(super) struct Worker<'a, R: Rules> {
 /// The per-ply buffers and the move-ordering tables of a worker. A thread
 /// keeps those of its last search in `SPARE` and the next search takes them
 /// back, emptied and zeroed (but for the static scores of the same
-/// weights): a search of a few thousand nodes (self-play) spent 5% of its
+/// variant and weights): a search of a few thousand nodes (self-play) spent 5% of its
 /// time allocating and freeing them.
 #[derive(Default)]
 struct Buffers {
@@ -119,12 +119,13 @@ struct Buffers {
     evals: Vec<i32>,
     /// Static scores by the low bits of the position's key: the key's
     /// other bits above, the score (as `i16`) in the low 16 (0: empty).
-    /// A static score depends only on the position and the weights, so the
-    /// cache outlives a search and is emptied only for other weights.
+    /// A static score depends only on the variant, the position and the
+    /// weights, so the cache outlives a search and is emptied only for
+    /// another variant or other weights.
     eval_cache: Vec<u64>,
-    /// The weights whose scores `eval_cache` holds (held, so that no other
-    /// weights can come to the same address).
-    eval_cache_weights: Option<Arc<Patterns>>,
+    /// The variant and the weights whose scores `eval_cache` holds (the
+    /// weights held, so that no others can come to the same address).
+    eval_cache_owner: Option<(VariantKind, Arc<Patterns>)>,
 }
 
 impl Buffers {
@@ -143,7 +144,7 @@ impl Buffers {
             countermoves: vec![Move::default(); 64 * 64],
             evals: vec![NO_EVAL; MAX_PLY + 1],
             eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
-            eval_cache_weights: None,
+            eval_cache_owner: None,
         }
     }
 
@@ -184,12 +185,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             .map_or_else(Buffers::new, Buffers::reset);
         let weights = &setup.resources.patterns;
         if !buffers
-            .eval_cache_weights
+            .eval_cache_owner
             .as_ref()
-            .is_some_and(|w| Arc::ptr_eq(w, weights))
+            .is_some_and(|(kind, w)| *kind == R::KIND && Arc::ptr_eq(w, weights))
         {
             buffers.eval_cache.fill(0);
-            buffers.eval_cache_weights = Some(Arc::clone(weights));
+            buffers.eval_cache_owner = Some((R::KIND, Arc::clone(weights)));
         }
         Worker {
             id,
