@@ -98,8 +98,8 @@ pub(super) struct Worker<'a, R: Rules> {
 /// The per-ply buffers and the move-ordering tables of a worker. A thread
 /// keeps those of its last search in `SPARE` and the next search takes them
 /// back, emptied and zeroed (but for the static scores of the same
-/// variant and weights): a search of a few thousand nodes (self-play) spent 5% of its
-/// time allocating and freeing them.
+/// variant and weights): a search of a few thousand nodes (self-play)
+/// spent 5% of its time allocating and freeing them.
 #[derive(Default)]
 struct Buffers {
     lists: Vec<MoveList>,
