@@ -11,7 +11,7 @@ use tempo::search::{search, Control, Limits, SearchSetup, MATE, MATE_BOUND};
 
 /// `tempo bench --depth 7` node count; update it (and quote `Bench: N` in
 /// the commit) whenever the search or evaluation changes on purpose.
-const BENCH_DEPTH_7: u64 = 169918;
+const BENCH_DEPTH_7: u64 = 201796;
 
 fn depth_search<R: Rules>(pos: Position<R>, depth: u32) -> tempo::search::SearchResult {
     depth_search_with(pos, depth, |_| {})
@@ -296,9 +296,10 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     let nodes = |options: &[&str]| bench(&bench_args(7, options), &mut |_| {}).unwrap().nodes;
     // The defaults by name are the defaults.
     assert_eq!(nodes(&["futility-margin=60"]), BENCH_DEPTH_7);
-    // No reverse futility, or a wider margin, prunes less.
+    // No reverse futility, or a far wider margin, prunes less (a slightly
+    // wider one may not: the tree is not monotone in the margin).
     assert!(nodes(&["futility-margin=0"]) > BENCH_DEPTH_7);
-    assert!(nodes(&["futility-margin=120"]) > BENCH_DEPTH_7);
+    assert!(nodes(&["futility-margin=200"]) > BENCH_DEPTH_7);
     // Futility pruning of the moves after the first prunes more.
     assert!(nodes(&["futility-prune=80"]) < BENCH_DEPTH_7);
     // Smaller reductions for moves with a good history search more.
