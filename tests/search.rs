@@ -146,6 +146,74 @@ fn breakthrough_scores_the_first_king_as_the_win() {
     assert_eq!(r.score, MATE - 1);
 }
 
+/// A multi-PV search of `lines` lines to `depth` from every 7th position of
+/// a pseudo-random game: every iteration reports its lines once each, with
+/// distinct first moves, best first, and the result's move is the last
+/// iteration's first line.
+fn multipv_lines_come_best_first<R: Rules>(seed: u64, lines: usize, depth: u32) {
+    let mut pos = Position::<R>::start();
+    let mut state = seed;
+    for ply in 0..70 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        if ply % 7 == 0 && legal.len() > 1 {
+            let table = Table::new(4);
+            let control = Control::new(false);
+            let mut setup = SearchSetup::new(
+                pos,
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            );
+            setup.search_single_move = true;
+            setup.multipv = lines;
+            let mut reports: Vec<(u32, usize, i32, tempo::rules::Move)> = Vec::new();
+            let result = search(&setup, &table, &control, &mut |it| {
+                reports.push((it.depth, it.multipv, it.score, it.pv[0]))
+            });
+            let wanted = lines.min(legal.len());
+            // Every iteration to the depth (a proven result may end it early).
+            assert!(
+                !reports.is_empty() && reports.len().is_multiple_of(wanted),
+                "{pos:?}"
+            );
+            assert!(reports.len() <= wanted * depth as usize, "{pos:?}");
+            for (d, iteration) in reports.chunks(wanted).enumerate() {
+                let numbers: Vec<usize> = iteration.iter().map(|r| r.1).collect();
+                assert_eq!(numbers, (1..=wanted).collect::<Vec<_>>(), "{pos:?}");
+                assert!(iteration.iter().all(|r| r.0 == d as u32 + 1), "{pos:?}");
+                let scores: Vec<i32> = iteration.iter().map(|r| r.2).collect();
+                assert!(
+                    scores.windows(2).all(|w| w[0] >= w[1]),
+                    "depth {}: {scores:?} in {pos:?}",
+                    d + 1
+                );
+                let mut moves: Vec<_> = iteration.iter().map(|r| format!("{:?}", r.3)).collect();
+                moves.sort_unstable();
+                moves.dedup();
+                assert_eq!(moves.len(), wanted, "{pos:?}");
+            }
+            let last = &reports[reports.len() - wanted];
+            assert_eq!(result.best, Some(last.3), "{pos:?}");
+            assert_eq!(result.score, last.2, "{pos:?}");
+        }
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        pos = pos.play(legal.as_slice()[(state >> 33) as usize % legal.len()]);
+    }
+}
+
+#[test]
+fn multipv_lines_are_reported_best_first() {
+    multipv_lines_come_best_first::<International>(3, 3, 6);
+    multipv_lines_come_best_first::<International>(17, 4, 5);
+    multipv_lines_come_best_first::<Brazilian>(5, 3, 6);
+}
+
 #[test]
 fn a_lost_position_has_no_move_and_a_loss_score() {
     let pos = parse_fen::<International>("W:W46:B41,37").unwrap();

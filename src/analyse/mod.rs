@@ -466,9 +466,9 @@ impl Analyser {
         if let Some(e) = failed {
             return Err(e);
         }
-        // The last depth at which every line was completed; a search
-        // stopped before its first iteration falls back on its result.
-        complete.sort_by_key(|it| std::cmp::Reverse(it.score));
+        // The last depth at which every line was completed (the search
+        // reports them best first); a search stopped before its first
+        // iteration falls back on its result.
         let (depth, score, lines) = if complete.is_empty() {
             let lines = result.best.map(|mv| (result.score, vec![mv]));
             (result.depth, result.score, lines.into_iter().collect())

@@ -78,17 +78,24 @@ impl<R: Rules> Worker<'_, R> {
         while depth < max_depth {
             depth = self.next_depth(depth, max_depth);
             let previous_best = self.root_moves[0].mv;
+            let mut completed = 0;
             for line in 0..lines {
-                let s = self.aspiration(depth as i32, line, score);
+                self.aspiration(depth as i32, line, score);
                 if self.stopped {
                     break;
                 }
-                if line == 0 {
-                    score = s;
-                }
-                if self.id == 0 {
-                    self.publish();
-                    let rm = &self.root_moves[line];
+                // A later line can score above an earlier one (each is
+                // searched with its own window and table state): the lines
+                // completed so far stay in the order of their scores.
+                self.root_moves[..=line].sort_by_key(|r| std::cmp::Reverse(r.score));
+                completed = line + 1;
+            }
+            if completed > 0 {
+                score = self.root_moves[0].score;
+            }
+            if self.id == 0 {
+                self.publish();
+                for (line, rm) in self.root_moves[..completed].iter().enumerate() {
                     report(&Iteration {
                         depth,
                         seldepth: self.seldepth as u32,
@@ -207,8 +214,9 @@ impl<R: Rules> Worker<'_, R> {
     }
 
     /// Searches one root line with a window around the previous score,
-    /// widening it on failure.
-    fn aspiration(&mut self, depth: i32, line: usize, guess: i32) -> i32 {
+    /// widening it on failure; the line's move and score end at `line` of
+    /// the root moves.
+    fn aspiration(&mut self, depth: i32, line: usize, guess: i32) {
         let mut delta = ASPIRATION;
         let (mut alpha, mut beta) = if depth >= 4 && guess.abs() < MATE_BOUND {
             (guess - delta, guess + delta)
@@ -218,14 +226,14 @@ impl<R: Rules> Worker<'_, R> {
         loop {
             let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
-                return score;
+                return;
             }
             if score <= alpha && alpha > -INFINITY {
                 alpha = (alpha - delta).max(-INFINITY);
             } else if score >= beta && beta < INFINITY {
                 beta = (beta + delta).min(INFINITY);
             } else {
-                return score;
+                return;
             }
             delta *= 3;
         }
