@@ -32,6 +32,19 @@ fn depth_search_and_line<R: Rules>(
     depth: u32,
     adjust: impl FnOnce(&mut SearchSetup<R>),
 ) -> (tempo::search::SearchResult, Vec<tempo::rules::Move>) {
+    let mut line = Vec::new();
+    let result = depth_search_reporting(pos, depth, adjust, &mut |it| line = it.pv.clone());
+    (result, line)
+}
+
+/// As `depth_search_with`, handing every iteration the main worker
+/// reports to `report`.
+fn depth_search_reporting<R: Rules>(
+    pos: Position<R>,
+    depth: u32,
+    adjust: impl FnOnce(&mut SearchSetup<R>),
+    report: &mut dyn FnMut(&tempo::search::Iteration),
+) -> tempo::search::SearchResult {
     let table = Table::new(4);
     let control = Control::new(false);
     let mut setup = SearchSetup::new(
@@ -43,9 +56,7 @@ fn depth_search_and_line<R: Rules>(
     );
     setup.search_single_move = true;
     adjust(&mut setup);
-    let mut line = Vec::new();
-    let result = search(&setup, &table, &control, &mut |it| line = it.pv.clone());
-    (result, line)
+    search(&setup, &table, &control, report)
 }
 
 /// Plays a pseudo-random game, searching every position briefly: the move
@@ -159,19 +170,8 @@ fn multipv_lines_come_best_first<R: Rules>(seed: u64, lines: usize, depth: u32) 
             break;
         }
         if ply % 7 == 0 && legal.len() > 1 {
-            let table = Table::new(4);
-            let control = Control::new(false);
-            let mut setup = SearchSetup::new(
-                pos,
-                Limits {
-                    depth: Some(depth),
-                    ..Limits::default()
-                },
-            );
-            setup.search_single_move = true;
-            setup.multipv = lines;
             let mut reports: Vec<(u32, usize, i32, tempo::rules::Move)> = Vec::new();
-            let result = search(&setup, &table, &control, &mut |it| {
+            let result = depth_search_reporting(pos, depth, |s| s.multipv = lines, &mut |it| {
                 reports.push((it.depth, it.multipv, it.score, it.pv[0]))
             });
             let wanted = lines.min(legal.len());
