@@ -69,13 +69,8 @@ fn random_game_moves_are_legal<R: Rules>(seed: u64) {
 /// the main worker's last line must be playable from the position, move
 /// after move.
 fn random_game_searches_are_legal<R: Rules>(seed: u64, depth: u32, threads: usize) {
-    let mut pos = Position::<R>::start();
-    let mut state = seed;
-    for _ in 0..120 {
+    random_game::<R>(seed, 120, |_, pos| {
         let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
         let (result, line) = depth_search_and_line(pos, depth, |s| s.threads = threads);
         let best = result.best.expect("a move when moves exist");
         assert!(legal.contains(best), "illegal best move in {pos:?}");
@@ -87,11 +82,25 @@ fn random_game_searches_are_legal<R: Rules>(seed: u64, depth: u32, threads: usiz
             assert!(along.legal_moves().contains(mv), "illegal line in {pos:?}");
             along = along.play(mv);
         }
+    });
+}
+
+/// Plays a pseudo-random game from the start of `R` for at most `plies`
+/// plies (until a side has no move), handing `visit` each position that
+/// has moves with its ply number.
+fn random_game<R: Rules>(seed: u64, plies: usize, mut visit: impl FnMut(usize, Position<R>)) {
+    let mut pos = Position::<R>::start();
+    let mut state = seed;
+    for ply in 0..plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        visit(ply, pos);
         state = state
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let mv = legal.as_slice()[(state >> 33) as usize % legal.len()];
-        pos = pos.play(mv);
+        pos = pos.play(legal.as_slice()[(state >> 33) as usize % legal.len()]);
     }
 }
 
@@ -162,13 +171,8 @@ fn breakthrough_scores_the_first_king_as_the_win() {
 /// distinct first moves, best first, and the result's move is the last
 /// iteration's first line.
 fn multipv_lines_come_best_first<R: Rules>(seed: u64, lines: usize, depth: u32) {
-    let mut pos = Position::<R>::start();
-    let mut state = seed;
-    for ply in 0..70 {
+    random_game::<R>(seed, 70, |ply, pos| {
         let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
         if ply % 7 == 0 && legal.len() > 1 {
             let mut reports: Vec<(u32, usize, i32, tempo::rules::Move)> = Vec::new();
             let result = depth_search_reporting(pos, depth, |s| s.multipv = lines, &mut |it| {
@@ -200,11 +204,7 @@ fn multipv_lines_come_best_first<R: Rules>(seed: u64, lines: usize, depth: u32) 
             assert_eq!(result.best, Some(last.3), "{pos:?}");
             assert_eq!(result.score, last.2, "{pos:?}");
         }
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        pos = pos.play(legal.as_slice()[(state >> 33) as usize % legal.len()]);
-    }
+    });
 }
 
 #[test]
