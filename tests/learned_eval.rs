@@ -18,6 +18,7 @@ use tempo::rules::{
 };
 use tempo::search::tt::Table;
 use tempo::search::SearchResources;
+use tempo::train::average::average;
 use tempo::train::data::{read_file as read_data, DataWriter};
 use tempo::train::fit::{fit, FitConfig, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
@@ -646,4 +647,117 @@ fn train_on_a_small_file_holds_out_its_last_batch() {
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("holding out the last batch"), "{stderr}");
     assert!(read_file(kind, &out).is_ok());
+}
+
+/// The mean of weight sets: of a set with itself that set, of two sets
+/// each weight's mean rounded half away from 0, of sets of two layouts a
+/// refusal.
+#[test]
+fn the_mean_of_weight_sets_is_taken_entry_by_entry() {
+    let layout = Layout::tall::<Board8>();
+    let a = random_patterns(layout, 11);
+    let b = random_patterns(layout, 12);
+    assert_eq!(average(&[&a, &a]).unwrap(), a);
+    assert_eq!(
+        average(&[&a, &b, &a, &b]).unwrap(),
+        average(&[&a, &b]).unwrap()
+    );
+    let mean = average(&[&a, &b]).unwrap();
+    assert_eq!(mean.layout(), layout);
+    for ((&m, &x), &y) in mean.raw().iter().zip(a.raw()).zip(b.raw()) {
+        let sum = i32::from(x) + i32::from(y);
+        let expected = if sum % 2 == 0 {
+            sum / 2
+        } else {
+            (sum + sum.signum()) / 2
+        };
+        assert_eq!(i32::from(m), expected, "the mean of {x} and {y}");
+    }
+    // Three sets: 1, 1, 0 average to 1 (0.67), -1, 0, 0 to 0 (-0.33).
+    let n = layout.weights_per_phase() * 2;
+    let set = |v: i16| Patterns::from_raw(layout, vec![v; n]).unwrap();
+    let mean = average(&[&set(1), &set(1), &set(0)]).unwrap();
+    assert!(mean.raw().iter().all(|&w| w == 1));
+    let mean = average(&[&set(-1), &set(0), &set(0)]).unwrap();
+    assert!(mean.raw().iter().all(|&w| w == 0));
+    // Another window shape, one set, none: refused.
+    let small = random_patterns(Layout::of::<Board8>(), 13);
+    let err = average(&[&a, &small]).unwrap_err();
+    assert!(err.contains("average sets of one layout"), "{err}");
+    assert!(average(&[&a]).unwrap_err().contains("at least two"));
+    assert!(average(&[]).is_err());
+}
+
+/// `tempo weights average` writes the mean of its files, `tempo weights
+/// info` says what one holds, and sets of two variants or two window
+/// shapes are refused with a message.
+#[test]
+fn the_weights_command_averages_files_and_refuses_mixed_ones() {
+    let tempo = |args: &[&Path]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .arg("weights")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let layout = Layout::tall::<Board8>();
+    let (a, b) = (random_patterns(layout, 21), random_patterns(layout, 22));
+    let (pa, pb) = (scratch("avg-a.tpw"), scratch("avg-b.tpw"));
+    write_file(VariantKind::Brazilian, &a, &pa).unwrap();
+    write_file(VariantKind::Brazilian, &b, &pb).unwrap();
+    let out = scratch("avg-out.tpw");
+    let average_cmd = Path::new("average");
+    let flag = Path::new("--out");
+    let run = tempo(&[average_cmd, flag, &out, &pa, &pb]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("the mean of 2 brazilian sets, 4x6 windows"),
+        "{stdout}"
+    );
+    assert_eq!(
+        read_file(VariantKind::Brazilian, &out).unwrap(),
+        average(&[&a, &b]).unwrap()
+    );
+    let info = tempo(&[Path::new("info"), &out]);
+    let stdout = String::from_utf8_lossy(&info.stdout);
+    assert!(info.status.success());
+    assert!(stdout.contains("brazilian, 4x6 windows on 8x8"), "{stdout}");
+    // International weights, 4x4 windows, a single file, a missing one.
+    let intl = scratch("avg-intl.tpw");
+    write_file(
+        VariantKind::International,
+        &random_patterns(Layout::tall::<Board10>(), 23),
+        &intl,
+    )
+    .unwrap();
+    let small = scratch("avg-small.tpw");
+    write_file(
+        VariantKind::Brazilian,
+        &random_patterns(Layout::of::<Board8>(), 24),
+        &small,
+    )
+    .unwrap();
+    let missing = scratch("avg-missing.tpw");
+    for (second, message) in [
+        (&intl, "the weights are for international, but"),
+        (&small, "the weights have 4x4 windows, but"),
+        (&missing, "cannot read"),
+    ] {
+        let run = tempo(&[average_cmd, flag, &out, &pa, second]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success());
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    let run = tempo(&[average_cmd, flag, &out, &pa]);
+    assert!(!run.status.success());
+    // The output of a refused run is the last good one.
+    assert_eq!(
+        read_file(VariantKind::Brazilian, &out).unwrap(),
+        average(&[&a, &b]).unwrap()
+    );
 }

@@ -25,6 +25,7 @@ mod resources;
 mod selfplay;
 mod tactics;
 mod train;
+mod weights;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -115,6 +116,8 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Self-play data files: merge a run's shards into one, count what they hold.
     Data(data::DataArgs),
+    /// Pattern weights files: average fitted sets, say what files hold.
+    Weights(weights::WeightsArgs),
     /// Endgame databases: build them by retrograde analysis, probe them.
     Egdb(egdb::EgdbArgs),
     /// Search positions with a known winning shot; say which were found and
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Data(args)) => data::run(&args),
+        Some(Command::Weights(args)) => weights::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
         Some(Command::Tactics(args)) => tactics::run(&args),
     }
