@@ -183,6 +183,9 @@ fn games_against_a_random_mover_replay_legally_from_the_pdn() {
                 "--movetime",
                 "0.02",
             ])
+            // These games test the records, not the clocks: a stall of a
+            // loaded machine must not forfeit one.
+            .args(["--margin-ms", "5000"])
             .args(["--engine", &format!("{exe} hub")])
             .arg("--engine")
             .arg(format!("{} 7", mover.display()))
@@ -221,6 +224,7 @@ fn the_numbering_option_chooses_the_squares_the_referee_speaks() {
         tempo()
             .args(["match", "--variant", "brazilian", "--games", "2"])
             .args(["--movetime", "0.02", "--option", option])
+            .args(["--margin-ms", "5000"])
             .args(["--engine", &format!("{exe} hub")])
             .arg("--engine")
             .arg(format!("{} 7", mover.display()))
