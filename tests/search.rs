@@ -67,15 +67,17 @@ fn random_game_moves_are_legal<R: Rules>(seed: u64) {
 
 /// As `random_game_moves_are_legal`, searching to `depth` with `threads`;
 /// the main worker's last line must be playable from the position, move
-/// after move.
+/// after move, and a ponder move named whenever the opponent has one.
 fn random_game_searches_are_legal<R: Rules>(seed: u64, depth: u32, threads: usize) {
     random_game::<R>(seed, 120, |_, pos| {
         let legal = pos.legal_moves();
         let (result, line) = depth_search_and_line(pos, depth, |s| s.threads = threads);
         let best = result.best.expect("a move when moves exist");
         assert!(legal.contains(best), "illegal best move in {pos:?}");
-        if let Some(p) = result.ponder {
-            assert!(pos.play(best).legal_moves().contains(p));
+        let replies = pos.play(best).legal_moves();
+        match result.ponder {
+            Some(p) => assert!(replies.contains(p), "illegal ponder move in {pos:?}"),
+            None => assert!(replies.is_empty(), "no ponder move in {pos:?}"),
         }
         let mut along = pos;
         for &mv in &line {
@@ -110,6 +112,12 @@ fn the_search_returns_a_legal_move_in_every_position_of_random_games() {
         random_game_moves_are_legal::<International>(seed);
         random_game_moves_are_legal::<Brazilian>(seed);
     }
+}
+
+#[test]
+fn a_search_of_one_ply_still_names_the_expected_reply() {
+    random_game_searches_are_legal::<International>(5, 1, 1);
+    random_game_searches_are_legal::<Brazilian>(6, 1, 1);
 }
 
 #[test]

@@ -113,7 +113,8 @@ impl<R: Rules> Worker<'_, R> {
             if !self.stopped || self.root_moves[0].score > -INFINITY {
                 result.best = Some(self.root_moves[0].mv);
                 result.score = self.root_moves[0].score;
-                result.ponder = self.root_moves[0].pv.get(1).copied();
+                let reply = self.root_moves[0].pv.get(1).copied();
+                result.ponder = reply.or_else(|| self.ponder_after(self.root_moves[0].mv));
                 if !self.stopped {
                     result.depth = depth;
                 }
@@ -203,14 +204,15 @@ impl<R: Rules> Worker<'_, R> {
         }
     }
 
-    /// The expected reply after `mv`, from the table.
+    /// The expected reply after `mv`: the table's move there, else the
+    /// first legal reply (a search too short to see past `mv` still names
+    /// one for the opponent's time); none when the game ends with `mv`.
     fn ponder_after(&self, mv: Move) -> Option<Move> {
         let next = self.root.play(mv);
-        let hint = self.shared.table.probe(next.key())?.hint;
-        next.legal_moves()
-            .iter()
-            .copied()
-            .find(|&m| hint.matches(m))
+        let replies = next.legal_moves();
+        let hint = self.shared.table.probe(next.key()).map(|e| e.hint);
+        hint.and_then(|h| replies.iter().copied().find(|&m| h.matches(m)))
+            .or_else(|| replies.as_slice().first().copied())
     }
 
     /// Searches one root line with a window around the previous score,
