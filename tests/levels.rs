@@ -9,7 +9,8 @@ use crossbeam_channel::unbounded;
 use tempo::engine::strength::{LEVEL_ELO, MAX_LEVEL};
 use tempo::engine::{EngineEvent, EngineHost, GoMode, Limits};
 
-/// The move `go think` plays in `fen`, to depth 8 at most.
+/// The move `go think` plays in `fen`, to depth 8 at most; its answer
+/// names a ponder move too (the positions used leave the opponent moves).
 fn play(engine: &mut EngineHost, fen: &str) -> String {
     engine.set_position(fen, &[]).unwrap();
     let (send, receive) = unbounded();
@@ -21,7 +22,10 @@ fn play(engine: &mut EngineHost, fen: &str) -> String {
     let best = receive
         .iter()
         .find_map(|event| match event {
-            EngineEvent::Done { best, .. } => Some(best.expect("a move").to_string()),
+            EngineEvent::Done { best, ponder } => {
+                assert!(ponder.is_some(), "no ponder move after {best:?} in {fen}");
+                Some(best.expect("a move").to_string())
+            }
             _ => None,
         })
         .expect("a done");

@@ -278,7 +278,14 @@ fn run_search<R: Rules>(
         Some((plan, random)) if !complete.is_empty() => {
             let scores: Vec<i32> = complete.iter().map(|(score, _)| *score).collect();
             let (_, pv) = &complete[choose(&scores, plan.margin, random)];
-            (pv.first().copied(), pv.get(1).copied())
+            let best = pv.first().copied();
+            // A line of one move (a level that searches one ply) still
+            // names a reply for the opponent's time, as the search does.
+            let reply = pv.get(1).copied().or_else(|| {
+                let after = setup.root.play(best?);
+                after.legal_moves().as_slice().first().copied()
+            });
+            (best, reply)
         }
         _ => (result.best, result.ponder),
     };
