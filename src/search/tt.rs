@@ -402,17 +402,18 @@ fn advise_huge_pages(_start: *const u8, _len: usize) {}
 /// A hint to load the cache line at `ptr` (x86-64 only; elsewhere nothing).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn prefetch_line(ptr: *const i8) {
+pub(super) fn prefetch_line(ptr: *const i8) {
     use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
     // SAFETY: a prefetch is a hint that never reads the memory into the
     // program and never faults, whatever the address; `ptr` is a bucket of
-    // the table in any case. (Measured: 6-12% more nodes a second.)
+    // the table or a slot of a worker's cache of static scores in any case. (Measured: 6-12% more nodes a second.)
     unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) }
 }
 
+/// A hint to load the cache line at `ptr` (x86-64 only; elsewhere nothing).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn prefetch_line(_ptr: *const i8) {}
+pub(super) fn prefetch_line(_ptr: *const i8) {}
 
 #[inline(always)]
 fn write(slot: &[AtomicU64; 2], key: u64, data: u64) {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::tt::{Bound, MoveHint};
+use super::tt::{prefetch_line, Bound, MoveHint};
 use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
 use crate::eval::{evaluate_learned, Patterns};
@@ -213,11 +213,25 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
+    /// The slot of the cache of static scores that holds the position with
+    /// `key`.
+    #[inline(always)]
+    fn eval_slot(key: u64) -> usize {
+        (key & ((1 << EVAL_CACHE_BITS) - 1)) as usize
+    }
+
+    /// Asks for the cache line of the static score of the position with
+    /// `key`, which the search of a child made now is about to read.
+    #[inline(always)]
+    fn prefetch_static_score(&self, key: u64) {
+        prefetch_line(&self.buf.eval_cache[Self::eval_slot(key)] as *const u64 as *const i8);
+    }
+
     /// The static evaluation of `pos` from the side to move's view.
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position<R>) -> i32 {
         let key = pos.key();
-        let slot = &mut self.buf.eval_cache[(key & ((1 << EVAL_CACHE_BITS) - 1)) as usize];
+        let slot = &mut self.buf.eval_cache[Self::eval_slot(key)];
         if *slot != 0 && (*slot ^ key) >> 16 == 0 {
             return *slot as u16 as i16 as i32;
         }
@@ -321,8 +335,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
-    /// The position after `mv` with its draw clocks; its table bucket is
-    /// prefetched, as its probe is near. A `leaf` child goes to quiescence,
+    /// The position after `mv` with its draw clocks; its table bucket and
+    /// the slot of its static score are prefetched, as their reads are near. A `leaf` child goes to quiescence,
     /// which reads no draw clocks (it gets `clocks` back unchanged) and
     /// probes the table only with many kings on the board.
     #[inline(always)]
@@ -334,6 +348,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         leaf: bool,
     ) -> (Position<R>, DrawClocks) {
         let child = pos.play(mv);
+        self.prefetch_static_score(child.key());
         if leaf {
             if child.all_kings().count_ones() >= QS_TABLE_KINGS {
                 self.shared.table.prefetch(child.key());
@@ -413,7 +428,19 @@ impl<'a, R: Rules> Worker<'a, R> {
             return self.draw_score(pos);
         }
         // 5. Transposition table; the key includes the draw clocks when a
-        // draw rule is near enough to change the result.
+        // draw rule is near enough to change the result. A calm non-PV
+        // node near the horizon works out its static score first, which
+        // the pruning steps below need unless the table cuts: the bucket
+        // the parent asked for arrives meanwhile. `calm` is only worked out
+        // where a pruning step can use it.
+        let futility_depth = self.techniques.futility_depth as i32;
+        let calm = !pv_node
+            && depth <= futility_depth.max(LATE_MOVE_DEPTH)
+            && !must_capture
+            && !side_has_capture(pos, pos.side_to_move().opponent());
+        let prunable =
+            calm && depth <= futility_depth.max(FUTILITY_PRUNE_DEPTH) && beta.abs() < MATE_BOUND;
+        let mut static_eval = prunable.then(|| self.evaluate(pos));
         let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
@@ -425,23 +452,17 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
-        // (not when a capture is pending for either side). `calm` is only
-        // worked out where a pruning step can use it: non-PV nodes near the
-        // horizon.
-        let futility_depth = self.techniques.futility_depth as i32;
-        let calm = !pv_node
-            && depth <= futility_depth.max(LATE_MOVE_DEPTH)
-            && !must_capture
-            && !side_has_capture(pos, pos.side_to_move().opponent());
+        // (not when a capture is pending for either side).
         // The technique `improving`: the static score of every node that
         // need not capture, and whether it is above that of the same side's
         // node two plies up (false where either has none).
-        let mut static_eval = None;
         if self.techniques.improving != 0 {
-            static_eval = (!must_capture).then(|| self.evaluate(pos));
+            if !must_capture && static_eval.is_none() {
+                static_eval = Some(self.evaluate(pos));
+            }
             self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
         }
-        let improving = match static_eval {
+        let improving = match static_eval.filter(|_| self.techniques.improving != 0) {
             Some(eval) if ply >= 2 => {
                 let before = self.buf.evals[ply - 2];
                 before != NO_EVAL && eval > before
@@ -451,8 +472,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // 5b. Far below alpha near the horizon: only the first move is
         // searched (futility pruning of the rest).
         let mut hopeless = false;
-        if calm && depth <= futility_depth.max(FUTILITY_PRUNE_DEPTH) && beta.abs() < MATE_BOUND {
-            let mut eval = static_eval.unwrap_or_else(|| self.evaluate(pos));
+        if let Some(mut eval) = static_eval.filter(|_| prunable) {
             // The technique `table-eval`: a table score that bounds the
             // node's value beyond the static score stands for it.
             if let Some(e) = entry.filter(|_| self.techniques.table_eval != 0) {
