@@ -336,9 +336,10 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// The position after `mv` with its draw clocks; its table bucket and
-    /// the slot of its static score are prefetched, as their reads are near. A `leaf` child goes to quiescence,
-    /// which reads no draw clocks (it gets `clocks` back unchanged) and
-    /// probes the table only with many kings on the board.
+    /// the slot of its static score are prefetched, as their reads are
+    /// near. A `leaf` child goes to quiescence, which reads no draw clocks
+    /// (it gets `clocks` back unchanged) and probes the table only with
+    /// many kings on the board.
     #[inline(always)]
     fn child_of(
         &self,
