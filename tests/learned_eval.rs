@@ -24,9 +24,7 @@ use tempo::train::fit::{fit, FitConfig, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
 
 /// The state of each window `pairs` row pairs high whose first row pair is
-/// one of `row_pairs`, worked out square by square: window (k, j) covers
-/// rows 2j..2j+2*pairs-1 and, on each row, the squares k and k+1 counted
-/// from the row's left; its base-3 digits follow the square numbers.
+/// one of `row_pairs`, worked out square by square (see [`states_from_row`]).
 fn states_one_by_one(
     per_row: u32,
     row_pairs: std::ops::Range<u32>,
@@ -34,15 +32,24 @@ fn states_one_by_one(
     own: u64,
     other: u64,
 ) -> Vec<u32> {
-    let mut states = Vec::new();
-    for j in row_pairs {
-        for k in 0..per_row - 1 {
+    row_pairs
+        .flat_map(|j| states_from_row(per_row, 2 * j, 2 * pairs, own, other))
+        .collect()
+}
+
+/// The state of each window `rows` rows high whose first row is `first`
+/// (even or odd), worked out square by square: window `k` covers, on each
+/// of its rows, the squares k and k+1 counted from the row's left; its
+/// base-3 digits follow the square numbers.
+fn states_from_row(per_row: u32, first: u32, rows: u32, own: u64, other: u64) -> Vec<u32> {
+    (0..per_row - 1)
+        .map(|k| {
             let mut state = 0u32;
             let mut place = 1u32;
-            for row in 2 * j..2 * (j + pairs) {
+            for row in first..first + rows {
                 for col in [k, k + 1] {
-                    let s = row * per_row + col;
-                    let bit = 1u64 << (s + row / 2);
+                    // The padded layout has one bit more after every second row.
+                    let bit = 1u64 << (row * per_row + col + row / 2);
                     let digit = if own & bit != 0 {
                         1
                     } else if other & bit != 0 {
@@ -54,10 +61,9 @@ fn states_one_by_one(
                     place *= 3;
                 }
             }
-            states.push(state);
-        }
-    }
-    states
+            state
+        })
+        .collect()
 }
 
 /// Random disjoint piece sets on the board of `G`, from two random words.
@@ -129,11 +135,25 @@ proptest! {
     fn middle_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
         let (own, other) = split::<Board10>(a, b);
         let middle = states_one_by_one(5, 1..2, 3, own, other);
-        prop_assert_eq!(band_states::<Board10, 4>(own, other, 1).to_vec(), middle.clone());
+        prop_assert_eq!(band_states::<Board10, 4>(own, other, 2).to_vec(), middle.clone());
         let mut seen_by_other: Vec<u32> = middle.into_iter().map(mirror12).collect();
         seen_by_other.reverse();
         let turned_states =
-            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 1);
+            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 2);
+        prop_assert_eq!(turned_states.to_vec(), seen_by_other);
+    }
+
+    /// The middle band of 4x6 windows on 8x8 starts on an odd row (rows
+    /// 2-7), across the padding bit of the row pairs.
+    #[test]
+    fn odd_middle_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
+        let (own, other) = split::<Board8>(a, b);
+        let middle = states_from_row(4, 1, 6, own, other);
+        prop_assert_eq!(band_states::<Board8, 3>(own, other, 1).to_vec(), middle.clone());
+        let mut seen_by_other: Vec<u32> = middle.into_iter().map(mirror12).collect();
+        seen_by_other.reverse();
+        let turned_states =
+            band_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own), 1);
         prop_assert_eq!(turned_states.to_vec(), seen_by_other);
     }
 }
@@ -223,7 +243,7 @@ fn the_evaluation_is_colour_symmetric() {
     assert!(symmetric_in_random_games::<International>(&tall) > 1000);
     let tall = random_patterns(Layout::tall::<Board8>(), 17);
     assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
-    let banded = Layout::banded::<Board10>().unwrap();
+    let banded = Layout::banded::<Board10>();
     assert!(symmetric_in_random_games::<International>(&random_patterns(banded, 19)) > 1000);
     // The middle band alone (the top windows' tables and the king terms
     // 0) scores positions too, and as symmetrically.
@@ -233,6 +253,8 @@ fn the_evaluation_is_colour_symmetric() {
     raw[2 * banded.table_weights()..].fill(0);
     let middle = Patterns::from_raw(banded, raw).unwrap();
     assert!(symmetric_in_random_games::<International>(&middle) > 1000);
+    let banded = Layout::banded::<Board8>();
+    assert!(symmetric_in_random_games::<Brazilian>(&random_patterns(banded, 29)) > 1000);
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
     symmetric_in_random_games::<Brazilian>(&builtin(VariantKind::Brazilian));
@@ -275,20 +297,21 @@ fn the_evaluation_computes_the_model_the_fit_fits() {
     assert!(kings > 100, "{kings}");
     let kings = model_agrees::<Brazilian>(&random_patterns(Layout::tall::<Board8>(), 24));
     assert!(kings > 100, "{kings}");
-    let banded = Layout::banded::<Board10>().unwrap();
+    let banded = Layout::banded::<Board10>();
     let kings = model_agrees::<International>(&random_patterns(banded, 25));
     assert!(kings > 100, "{kings}");
-    assert_eq!(Layout::banded::<Board8>(), None);
+    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::banded::<Board8>(), 30));
+    assert!(kings > 100, "{kings}");
 }
 
 /// A tall set given a middle band at 0 scores every position as the tall
 /// set does, so a band's fit can start from fitted tall weights; only
-/// 10x10 tall sets can be widened.
+/// tall sets can be widened.
 #[test]
 fn a_tall_set_widened_by_a_band_scores_as_before() {
     let tall = random_patterns(Layout::tall::<Board10>(), 26);
     let banded = tall.banded().unwrap();
-    assert_eq!(banded.layout(), Layout::banded::<Board10>().unwrap());
+    assert_eq!(banded.layout(), Layout::banded::<Board10>());
     let mut scored = 0;
     random_games::<International>(0x5851_F42D_4C95_7F2D, 20, 150, |pos| {
         assert_eq!(banded.white_score(pos), tall.white_score(pos), "{pos:?}");
@@ -296,9 +319,12 @@ fn a_tall_set_widened_by_a_band_scores_as_before() {
     });
     assert!(scored > 1000, "{scored}");
     assert!(banded.banded().is_err());
-    assert!(random_patterns(Layout::tall::<Board8>(), 27)
-        .banded()
-        .is_err());
+    let tall = random_patterns(Layout::tall::<Board8>(), 27);
+    let banded = tall.banded().unwrap();
+    assert_eq!(banded.layout(), Layout::banded::<Board8>());
+    random_games::<Brazilian>(0x5851_F42D_4C95_7F2D, 10, 100, |pos| {
+        assert_eq!(banded.white_score(pos), tall.white_score(pos), "{pos:?}");
+    });
     assert!(random_patterns(Layout::of::<Board10>(), 28)
         .banded()
         .is_err());
@@ -339,11 +365,15 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
     assert_eq!(read, tall);
     assert_eq!(read.layout(), Layout::tall::<Board8>());
-    // And windows with the middle band, on 10x10.
-    let banded = random_patterns(Layout::banded::<Board10>().unwrap(), 8);
+    // And windows with the middle band, on both boards.
+    let banded = random_patterns(Layout::banded::<Board10>(), 8);
     let (_, read) = decode(&encode(kind, &banded), "banded").unwrap();
     assert_eq!(read, banded);
     assert_eq!(read.layout().tables(), 8);
+    let banded = random_patterns(Layout::banded::<Board8>(), 9);
+    let (_, read) = decode(&encode(VariantKind::Brazilian, &banded), "banded").unwrap();
+    assert_eq!(read, banded);
+    assert_eq!(read.layout().tables(), 6);
     // Another variant's file.
     let err = read_file(VariantKind::Brazilian, &path)
         .unwrap_err()
@@ -598,13 +628,28 @@ fn training_lowers_the_held_out_loss() {
     );
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    // The command refuses a start of one shape with --windows of the other,
-    // the middle band on 8x8 (it exists on 10x10 boards only), and a step
-    // size that is not a positive number.
+    // So do the windows with the middle band, which on 8x8 starts on an
+    // odd row.
+    let banded = Layout::banded::<<Brazilian as Rules>::Geometry>();
+    let mut banded_train = Samples::new(banded);
+    for chunk in read_data(&path, kind).unwrap() {
+        banded_train.extend::<Brazilian>(&chunk.records).unwrap();
+    }
+    let fitted_banded = fit(
+        banded,
+        &banded_train,
+        &banded_train,
+        &fitted_tall.patterns.banded().unwrap(),
+        &fit_config,
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert!(fitted_banded.best.0 < fitted_banded.start_loss);
+    assert_eq!(fitted_banded.patterns.layout(), banded);
+    // The command refuses a start of one shape with --windows of the other
+    // and a step size that is not a positive number.
     let refusal = train_refusal(&path, &["--windows", "4x6", "--init"], Some(&out));
     assert!(refusal.contains("leave one out"), "{refusal}");
-    let refusal = train_refusal(&path, &["--windows", "4x6m"], None);
-    assert!(refusal.contains("needs a 10x10 board"), "{refusal}");
     let refusal = train_refusal(&path, &["--lr-end", "0"], None);
     assert!(
         refusal.contains("--lr-end 0 must be a positive number"),

@@ -190,9 +190,7 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     let mut shapes = vec![small];
     if version == VERSION {
         shapes.push(shaped_layout_of(kind, Shape::Tall));
-        if small.rows >= 10 {
-            shapes.push(shaped_layout_of(kind, Shape::Banded));
-        }
+        shapes.push(shaped_layout_of(kind, Shape::Banded));
     }
     let shape_of = |l: &Layout| (l.windows(), l.states(), l.tables(), l.king_terms());
     let Some(&layout) = shapes

@@ -18,11 +18,12 @@
 //!   serve all windows, and every table learns from both players' halves.
 //!   The stage is the men's steps to crown ([`steps_to_crown`]), and king
 //!   terms the windows cannot see are learned with them (`kings`).
-//! - [`Shape::Banded`] (10x10 only): the tall windows and, between them,
-//!   4x6 windows on the middle six rows (rows 3-8), 12 in all. The half
-//!   turn maps the middle band onto itself, file pair `k` onto file pair
-//!   `3 - k`, so each middle window has a table of its own that it shares
-//!   with its image seen by the other player: 8 tables.
+//! - [`Shape::Banded`]: the tall windows and 4x6 windows on the middle six
+//!   rows (rows 3-8 of 10x10, 12 windows in all; rows 2-7 of 8x8, 9 in
+//!   all, a band that starts on an odd row). The half turn maps the middle
+//!   band onto itself, file pair `k` onto the last but `k`, so each middle
+//!   window has a table of its own that it shares with its image seen by
+//!   the other player: 8 tables on 10x10, 6 on 8x8.
 //!
 //! ```text
 //! 10x10, the small window at file pair 1, row pair 0 (files c-f, rows 10-7):
@@ -96,14 +97,9 @@ impl Layout {
         Layout::shaped::<G>(Shape::Tall)
     }
 
-    /// The banded layout of board `G` (tall windows and a middle band),
-    /// if the board has rows between its top and bottom windows (10x10).
-    pub const fn banded<G: Geometry>() -> Option<Layout> {
-        if G::ROWS >= 10 {
-            Some(Layout::shaped::<G>(Shape::Banded))
-        } else {
-            None
-        }
+    /// The banded layout of board `G` (tall windows and a middle band).
+    pub const fn banded<G: Geometry>() -> Layout {
+        Layout::shaped::<G>(Shape::Banded)
     }
 
     /// The layout of board `G` with windows of `shape`.
@@ -193,16 +189,17 @@ impl Layout {
     /// (the order of the base-3 digits).
     pub fn squares(self, w: usize) -> Vec<u32> {
         let row_of_windows = (w / self.across()) as u32;
-        let j = match self.shape {
-            Shape::Small | Shape::Banded => row_of_windows,
-            Shape::Tall => row_of_windows * (self.rows / 2 - 3),
+        let first = match self.shape {
+            Shape::Small => 2 * row_of_windows,
+            Shape::Tall => row_of_windows * (self.rows - 6),
+            Shape::Banded => row_of_windows * (self.rows - 6) / 2,
         };
         let k = (w % self.across()) as u32;
-        let pair = 2 * self.per_row + 1;
         let mut bits = Vec::with_capacity(4 * self.quads() as usize);
-        for half in 0..self.quads() {
-            let base = (j + half) * pair + k;
-            bits.extend_from_slice(&[base, base + 1, base + self.per_row, base + self.per_row + 1]);
+        for row in first..first + 2 * self.quads() {
+            // The padded layout has one bit more after every second row.
+            let base = row * self.per_row + k + row / 2;
+            bits.extend_from_slice(&[base, base + 1]);
         }
         bits
     }
@@ -281,21 +278,20 @@ impl Patterns {
         })
     }
 
-    /// These tall-window weights as banded ones (10x10 only): the top
-    /// tables and the king terms kept, the middle band's tables at 0, so
-    /// the banded set scores every position as this one does. A fit of the
-    /// band can so start from a fitted tall set.
+    /// These tall-window weights as banded ones: the top tables and the
+    /// king terms kept, the middle band's tables at 0, so the banded set
+    /// scores every position as this one does. A fit of the band can so
+    /// start from a fitted tall set.
     pub fn banded(&self) -> Result<Patterns, String> {
         let from = self.layout;
         let to = Layout {
             shape: Shape::Banded,
             ..from
         };
-        if from.shape != Shape::Tall || to.rows < 10 {
+        if from.shape != Shape::Tall {
             return Err(format!(
-                "only 4x6 weights of a 10x10 board gain a middle band; these have {:?} \
-                 windows on a {}x{} board",
-                from.shape, from.rows, from.rows
+                "only 4x6 weights gain a middle band; these have {:?} windows",
+                from.shape
             ));
         }
         let tables = 2 * from.table_weights();
@@ -434,19 +430,31 @@ fn for_tall_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u3
     }
 }
 
-/// Calls `f(k, own, other)` for every middle window `k` of a 10x10 `pos`
-/// (rows 3-8): `own` its state as White sees the board, `other` the state
-/// of the same window on the board turned with the colours swapped (the
-/// middle window at file pair `3 - k` as Black sees it).
+/// Calls `f(k, own, other)` for every middle window `k` of `pos` (rows
+/// 3-8 of 10x10, 2-7 of 8x8): `own` its state as White sees the board,
+/// `other` the state of the same window on the board turned with the
+/// colours swapped (the middle window at the last file pair but `k` as
+/// Black sees it).
 #[inline(always)]
 fn for_middle_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u32)) {
-    debug_assert_eq!(<R::Geometry as Geometry>::ROWS, 10);
     let (white, black) = (pos.men(Side::White), pos.men(Side::Black));
     let (tw, tb) = (turned::<R::Geometry>(white), turned::<R::Geometry>(black));
-    let own = band_states::<R::Geometry, 4>(white, black, 1);
-    let other = band_states::<R::Geometry, 4>(tb, tw, 1);
-    for (k, (&a, &b)) in own.iter().zip(&other).enumerate() {
-        f(k, a, b);
+    let first = (<R::Geometry as Geometry>::ROWS - 6) / 2;
+    let mut each = |own: &[u32], other: &[u32]| {
+        for (k, (&a, &b)) in own.iter().zip(other).enumerate() {
+            f(k, a, b);
+        }
+    };
+    if <R::Geometry as Geometry>::ROWS == 10 {
+        each(
+            &band_states::<R::Geometry, 4>(white, black, first),
+            &band_states::<R::Geometry, 4>(tb, tw, first),
+        );
+    } else {
+        each(
+            &band_states::<R::Geometry, 3>(white, black, first),
+            &band_states::<R::Geometry, 3>(tb, tw, first),
+        );
     }
 }
 
@@ -516,6 +524,8 @@ mod tests {
             Layout::of::<Board8>(),
             Layout::tall::<Board10>(),
             Layout::tall::<Board8>(),
+            Layout::banded::<Board10>(),
+            Layout::banded::<Board8>(),
         ] {
             let board = if layout.rows == 10 {
                 Board10::BOARD
@@ -542,6 +552,8 @@ mod tests {
         assert_eq!(Layout::tall::<Board10>().windows(), 8);
         assert_eq!(Layout::tall::<Board10>().tables(), 4);
         assert_eq!(Layout::tall::<Board8>().tables(), 3);
+        assert_eq!(Layout::banded::<Board10>().tables(), 8);
+        assert_eq!(Layout::banded::<Board8>().tables(), 6);
     }
 
     #[test]

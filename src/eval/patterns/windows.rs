@@ -7,8 +7,11 @@
 //! form a *quad*; a table turns the two quads into a base-3 number (0..81),
 //! and a window's state is the number of its upper quad plus 81 times that
 //! of the next one (plus 6561 times the third, for a window 6 rows high).
-//! The base-3 digits follow the square numbers, lowest first: 0 empty,
-//! 1 an `own` man, 2 an `other` man.
+//! A window may also start on an odd row: its quads are then rows
+//! `2j+1, 2j+2`, whose bits have the row pair's padding bit between them,
+//! and that bit is squeezed out before the table read. The base-3 digits
+//! follow the square numbers, lowest first: 0 empty, 1 an `own` man, 2 an
+//! `other` man.
 
 use crate::rules::Geometry;
 
@@ -58,14 +61,23 @@ static QUADS_10: [u64; 1024] = quad_lanes::<5, 1024>();
 /// [`quad_lanes`] of the 8x8 boards.
 static QUADS_8: [u64; 256] = quad_lanes::<4, 256>();
 
-/// The quads of row pair `j` of board `G` in 16-bit lanes, `own` as digit
-/// 1 and `other` as digit 2 (each lane at most 80).
+/// The quads of rows `row` and `row + 1` of board `G` in 16-bit lanes,
+/// `own` as digit 1 and `other` as digit 2 (each lane at most 80).
 #[inline(always)]
-fn pair_lanes<G: Geometry>(own: u64, other: u64, j: u32) -> u64 {
+fn quads_at<G: Geometry>(own: u64, other: u64, row: u32) -> u64 {
     let table: &[u64] = if G::PER_ROW == 5 { &QUADS_10 } else { &QUADS_8 };
-    let shift = j * (2 * G::PER_ROW + 1);
-    let mask = (1u64 << (2 * G::PER_ROW)) - 1;
-    table[((own >> shift) & mask) as usize] + 2 * table[((other >> shift) & mask) as usize]
+    let per_row = G::PER_ROW;
+    let row_mask = (1u64 << per_row) - 1;
+    let shift = row / 2 * (2 * per_row + 1) + row % 2 * per_row;
+    let two_rows = |bits: u64| {
+        let bits = bits >> shift;
+        if row.is_multiple_of(2) {
+            bits & ((1 << (2 * per_row)) - 1)
+        } else {
+            (bits & row_mask) | (bits >> (per_row + 1) & row_mask) << per_row
+        }
+    };
+    table[two_rows(own) as usize] + 2 * table[two_rows(other) as usize]
 }
 
 /// The state of every 4x4 window of board `G` (4 files by 4 rows, one at
@@ -83,7 +95,7 @@ pub fn window_states<G: Geometry, const N: usize>(own: u64, other: u64) -> [u32;
     debug_assert_eq!(N, across * down);
     let mut lanes = [0u64; 5];
     for (j, lane) in lanes.iter_mut().enumerate().take(G::ROWS as usize / 2) {
-        *lane = pair_lanes::<G>(own, other, j as u32);
+        *lane = quads_at::<G>(own, other, 2 * j as u32);
     }
     let mut states = [0u32; N];
     for j in 0..down {
@@ -102,15 +114,15 @@ pub fn top_states<G: Geometry, const A: usize>(own: u64, other: u64) -> [u32; A]
     band_states::<G, A>(own, other, 0)
 }
 
-/// The state of each 4x6 window of the six rows from row pair `pair` down
-/// (rows `2 pair` to `2 pair + 5`, file pair `k` at index `k`); `A` must be
-/// the number of file pairs.
+/// The state of each 4x6 window of the six rows from row `first` down
+/// (rows `first` to `first + 5`, even or odd, file pair `k` at index `k`);
+/// `A` must be the number of file pairs.
 #[inline(always)]
-pub fn band_states<G: Geometry, const A: usize>(own: u64, other: u64, pair: u32) -> [u32; A] {
+pub fn band_states<G: Geometry, const A: usize>(own: u64, other: u64, first: u32) -> [u32; A] {
     debug_assert_eq!(A, (G::PER_ROW - 1) as usize);
-    debug_assert!(pair + 3 <= G::ROWS / 2);
-    let upper = pair_lanes::<G>(own, other, pair) + 81 * pair_lanes::<G>(own, other, pair + 1);
-    let lower = pair_lanes::<G>(own, other, pair + 2);
+    debug_assert!(first + 6 <= G::ROWS);
+    let upper = quads_at::<G>(own, other, first) + 81 * quads_at::<G>(own, other, first + 2);
+    let lower = quads_at::<G>(own, other, first + 4);
     let mut states = [0u32; A];
     for (k, state) in states.iter_mut().enumerate() {
         *state = (upper >> (16 * k)) as u16 as u32 + 6561 * ((lower >> (16 * k)) as u16 as u32);
