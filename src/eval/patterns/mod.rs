@@ -409,25 +409,8 @@ fn for_small_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32)) 
 /// of the same window on the board turned with the colours swapped (the
 /// bottom window as Black sees it).
 #[inline(always)]
-fn for_tall_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u32)) {
-    let (white, black) = (pos.men(Side::White), pos.men(Side::Black));
-    let (tw, tb) = (turned::<R::Geometry>(white), turned::<R::Geometry>(black));
-    let mut each = |own: &[u32], other: &[u32]| {
-        for (k, (&a, &b)) in own.iter().zip(other).enumerate() {
-            f(k, a, b);
-        }
-    };
-    if <R::Geometry as Geometry>::ROWS == 10 {
-        each(
-            &top_states::<R::Geometry, 4>(white, black),
-            &top_states::<R::Geometry, 4>(tb, tw),
-        );
-    } else {
-        each(
-            &top_states::<R::Geometry, 3>(white, black),
-            &top_states::<R::Geometry, 3>(tb, tw),
-        );
-    }
+fn for_tall_states<R: Rules>(pos: &Position<R>, f: impl FnMut(usize, u32, u32)) {
+    for_band_states(pos, 0, f);
 }
 
 /// Calls `f(k, own, other)` for every middle window `k` of `pos` (rows
@@ -436,10 +419,17 @@ fn for_tall_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u3
 /// colours swapped (the middle window at the last file pair but `k` as
 /// Black sees it).
 #[inline(always)]
-fn for_middle_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32, u32)) {
+fn for_middle_states<R: Rules>(pos: &Position<R>, f: impl FnMut(usize, u32, u32)) {
+    for_band_states(pos, (<R::Geometry as Geometry>::ROWS - 6) / 2, f);
+}
+
+/// Calls `f(k, own, other)` for every window `k` of the six rows from row
+/// `first` down: `own` its state as White sees the board, `other` the
+/// state of window `k` of the board turned with the colours swapped.
+#[inline(always)]
+fn for_band_states<R: Rules>(pos: &Position<R>, first: u32, mut f: impl FnMut(usize, u32, u32)) {
     let (white, black) = (pos.men(Side::White), pos.men(Side::Black));
     let (tw, tb) = (turned::<R::Geometry>(white), turned::<R::Geometry>(black));
-    let first = (<R::Geometry as Geometry>::ROWS - 6) / 2;
     let mut each = |own: &[u32], other: &[u32]| {
         for (k, (&a, &b)) in own.iter().zip(other).enumerate() {
             f(k, a, b);
