@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
 use tempo::eval::patterns::{
-    band_states, features, top_states, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
+    band_states, features, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
 };
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
@@ -102,7 +102,7 @@ proptest! {
     fn tall_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
         let (own, other) = split::<Board10>(a, b);
         prop_assert_eq!(
-            top_states::<Board10, 4>(own, other).to_vec(),
+            band_states::<Board10, 4>(own, other, 0).to_vec(),
             states_one_by_one(5, 0..1, 3, own, other)
         );
         let mut bottom: Vec<u32> = states_one_by_one(5, 2..3, 3, own, other)
@@ -111,11 +111,11 @@ proptest! {
             .collect();
         bottom.reverse();
         let turned_states =
-            top_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own));
+            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 0);
         prop_assert_eq!(turned_states.to_vec(), bottom);
         let (own, other) = split::<Board8>(a, b);
         prop_assert_eq!(
-            top_states::<Board8, 3>(own, other).to_vec(),
+            band_states::<Board8, 3>(own, other, 0).to_vec(),
             states_one_by_one(4, 0..1, 3, own, other)
         );
         let mut bottom: Vec<u32> = states_one_by_one(4, 1..2, 3, own, other)
@@ -124,7 +124,7 @@ proptest! {
             .collect();
         bottom.reverse();
         let turned_states =
-            top_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own));
+            band_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own), 0);
         prop_assert_eq!(turned_states.to_vec(), bottom);
     }
 

@@ -52,7 +52,7 @@ pub use kings::{
     king_terms, start_steps, steps_to_crown, EXPOSED_MOBILITY, EXTRA_KINGS, FIRST_KING,
     KING_SQUARE, SAFE_MOBILITY,
 };
-pub use windows::{band_states, mirrored, top_states, turned, window_states};
+pub use windows::{band_states, mirrored, turned, window_states};
 
 use crate::rules::{Geometry, Position, Rules, Side};
 

@@ -107,13 +107,6 @@ pub fn window_states<G: Geometry, const N: usize>(own: u64, other: u64) -> [u32;
     states
 }
 
-/// The state of each 4x6 window of the top rows of board `G` (rows 0-5,
-/// file pair `k` at index `k`); `A` must be the number of file pairs.
-#[inline(always)]
-pub fn top_states<G: Geometry, const A: usize>(own: u64, other: u64) -> [u32; A] {
-    band_states::<G, A>(own, other, 0)
-}
-
 /// The state of each 4x6 window of the six rows from row `first` down
 /// (rows `first` to `first + 5`, even or odd, file pair `k` at index `k`);
 /// `A` must be the number of file pairs.
