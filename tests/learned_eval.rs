@@ -66,6 +66,27 @@ fn states_from_row(per_row: u32, first: u32, rows: u32, own: u64, other: u64) ->
         .collect()
 }
 
+/// What `band_states` gives for the band from row `first` of board `G`,
+/// and for the same band of the board turned with the colours swapped,
+/// each next to what a square-by-square count says: the band's own
+/// windows, and the band the half turn maps it onto (from row
+/// `ROWS - 6 - first`) in the other order, seen by the other player.
+fn band_against_count<G: Geometry, const A: usize>(
+    own: u64,
+    other: u64,
+    first: u32,
+) -> [(Vec<u32>, Vec<u32>); 2] {
+    let fast = band_states::<G, A>(own, other, first).to_vec();
+    let counted = states_from_row(G::PER_ROW, first, 6, own, other);
+    let turned_fast = band_states::<G, A>(turned::<G>(other), turned::<G>(own), first).to_vec();
+    let mut image: Vec<u32> = states_from_row(G::PER_ROW, G::ROWS - 6 - first, 6, own, other)
+        .into_iter()
+        .map(mirror12)
+        .collect();
+    image.reverse();
+    [(fast, counted), (turned_fast, image)]
+}
+
 /// Random disjoint piece sets on the board of `G`, from two random words.
 fn split<G: Geometry>(a: u64, b: u64) -> (u64, u64) {
     let own = a & G::BOARD;
@@ -95,66 +116,24 @@ proptest! {
         prop_assert_eq!(fast.to_vec(), states_one_by_one(4, 0..3, 2, own, other));
     }
 
-    /// A tall window's state on the top rows, and on the board turned with
-    /// the colours swapped: the bottom window on the other side of the
-    /// board, seen by the other player (its digits mirrored).
+    /// The 4x6 windows of every band: the top rows (whose image under the
+    /// half turn is the bottom rows) and the middle rows, on both boards;
+    /// on 8x8 the middle band starts on an odd row, across the padding bit
+    /// of the row pairs.
     #[test]
-    fn tall_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
+    fn band_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
         let (own, other) = split::<Board10>(a, b);
-        prop_assert_eq!(
-            band_states::<Board10, 4>(own, other, 0).to_vec(),
-            states_one_by_one(5, 0..1, 3, own, other)
-        );
-        let mut bottom: Vec<u32> = states_one_by_one(5, 2..3, 3, own, other)
-            .into_iter()
-            .map(mirror12)
-            .collect();
-        bottom.reverse();
-        let turned_states =
-            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 0);
-        prop_assert_eq!(turned_states.to_vec(), bottom);
+        for first in [0, 2] {
+            for (fast, counted) in band_against_count::<Board10, 4>(own, other, first) {
+                prop_assert_eq!(fast, counted);
+            }
+        }
         let (own, other) = split::<Board8>(a, b);
-        prop_assert_eq!(
-            band_states::<Board8, 3>(own, other, 0).to_vec(),
-            states_one_by_one(4, 0..1, 3, own, other)
-        );
-        let mut bottom: Vec<u32> = states_one_by_one(4, 1..2, 3, own, other)
-            .into_iter()
-            .map(mirror12)
-            .collect();
-        bottom.reverse();
-        let turned_states =
-            band_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own), 0);
-        prop_assert_eq!(turned_states.to_vec(), bottom);
-    }
-
-    /// The middle band of 4x6 windows on 10x10 (rows 3-8), and the same
-    /// band on the board turned with the colours swapped: the band's
-    /// windows in the other order, seen by the other player.
-    #[test]
-    fn middle_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
-        let (own, other) = split::<Board10>(a, b);
-        let middle = states_one_by_one(5, 1..2, 3, own, other);
-        prop_assert_eq!(band_states::<Board10, 4>(own, other, 2).to_vec(), middle.clone());
-        let mut seen_by_other: Vec<u32> = middle.into_iter().map(mirror12).collect();
-        seen_by_other.reverse();
-        let turned_states =
-            band_states::<Board10, 4>(turned::<Board10>(other), turned::<Board10>(own), 2);
-        prop_assert_eq!(turned_states.to_vec(), seen_by_other);
-    }
-
-    /// The middle band of 4x6 windows on 8x8 starts on an odd row (rows
-    /// 2-7), across the padding bit of the row pairs.
-    #[test]
-    fn odd_middle_window_states_match_a_square_by_square_count(a in any::<u64>(), b in any::<u64>()) {
-        let (own, other) = split::<Board8>(a, b);
-        let middle = states_from_row(4, 1, 6, own, other);
-        prop_assert_eq!(band_states::<Board8, 3>(own, other, 1).to_vec(), middle.clone());
-        let mut seen_by_other: Vec<u32> = middle.into_iter().map(mirror12).collect();
-        seen_by_other.reverse();
-        let turned_states =
-            band_states::<Board8, 3>(turned::<Board8>(other), turned::<Board8>(own), 1);
-        prop_assert_eq!(turned_states.to_vec(), seen_by_other);
+        for first in [0, 1] {
+            for (fast, counted) in band_against_count::<Board8, 3>(own, other, first) {
+                prop_assert_eq!(fast, counted);
+            }
+        }
     }
 }
 
