@@ -590,39 +590,29 @@ fn training_lowers_the_held_out_loss() {
     );
     assert_ne!(decayed.patterns, fitted.patterns);
     assert!(decayed.best.0 < decayed.start_loss);
-    // Tall windows fit the same way and keep their shape.
+    // Tall windows fit the same way and keep their shape, and so do the
+    // windows with the middle band, which on 8x8 starts on an odd row.
+    let fit_whole_file = |layout: Layout, start: &Patterns| {
+        let mut samples = Samples::new(layout);
+        for chunk in read_data(&path, kind).unwrap() {
+            samples.extend::<Brazilian>(&chunk.records).unwrap();
+        }
+        fit(
+            layout,
+            &samples,
+            &samples,
+            start,
+            &fit_config,
+            &mut |_| {},
+            &mut |_, _| {},
+        )
+    };
     let tall = Layout::tall::<<Brazilian as Rules>::Geometry>();
-    let mut tall_train = Samples::new(tall);
-    for chunk in read_data(&path, kind).unwrap() {
-        tall_train.extend::<Brazilian>(&chunk.records).unwrap();
-    }
-    let fitted_tall = fit(
-        tall,
-        &tall_train,
-        &tall_train,
-        &Patterns::zero(tall),
-        &fit_config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
+    let fitted_tall = fit_whole_file(tall, &Patterns::zero(tall));
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    // So do the windows with the middle band, which on 8x8 starts on an
-    // odd row.
     let banded = Layout::banded::<<Brazilian as Rules>::Geometry>();
-    let mut banded_train = Samples::new(banded);
-    for chunk in read_data(&path, kind).unwrap() {
-        banded_train.extend::<Brazilian>(&chunk.records).unwrap();
-    }
-    let fitted_banded = fit(
-        banded,
-        &banded_train,
-        &banded_train,
-        &fitted_tall.patterns.banded().unwrap(),
-        &fit_config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
+    let fitted_banded = fit_whole_file(banded, &fitted_tall.patterns.banded().unwrap());
     assert!(fitted_banded.best.0 < fitted_banded.start_loss);
     assert_eq!(fitted_banded.patterns.layout(), banded);
     // The command refuses a start of one shape with --windows of the other
