@@ -59,6 +59,11 @@ pub struct Techniques {
     /// (a lower bound above it), less (an upper bound below it) or exactly
     /// that (0: the static score alone).
     pub table_eval: u32,
+    /// Plies of late-move reduction added at a node expected to fail high
+    /// (one whose parent searched it with a null window expecting a cut:
+    /// if its first moves did not cut, the rest most likely fail low too),
+    /// as chess engines reduce at cut nodes (0: off).
+    pub cut_reduction: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -75,7 +80,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 13] = [
+pub const TECHNIQUES: [Technique; 14] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -154,6 +159,12 @@ pub const TECHNIQUES: [Technique; 13] = [
         default: 0,
         help: "1 = the table's score, where its bound goes beyond the static score, in place of it for the futility tests",
     },
+    Technique {
+        name: "cut-reduction",
+        max: 3,
+        default: 0,
+        help: "plies of late-move reduction added at a node expected to fail high (0 = none)",
+    },
 ];
 
 impl Default for Techniques {
@@ -173,6 +184,7 @@ impl Default for Techniques {
             countermove: 0,
             improving: 0,
             table_eval: 0,
+            cut_reduction: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -200,6 +212,7 @@ impl Techniques {
             "countermove" => Some(&mut self.countermove),
             "improving" => Some(&mut self.improving),
             "table-eval" => Some(&mut self.table_eval),
+            "cut-reduction" => Some(&mut self.cut_reduction),
             _ => None,
         }
     }

@@ -68,6 +68,33 @@ const NO_EVAL: i32 = i32::MIN;
 // deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH && DEFER_DEPTH > FUTILITY_PRUNE_DEPTH);
 
+/// What a node is expected to be, as its parent searched it: on the
+/// principal variation, or outside it a node expected to fail high (its
+/// first move should cut) or to fail low (every move fails low). Outside
+/// the principal variation the kinds alternate from parent to child; a
+/// reduced search of a late move expects its child to cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NodeKind {
+    /// On the principal variation: searched with an open window.
+    Pv,
+    /// Expected to fail high.
+    Cut,
+    /// Expected to fail low.
+    All,
+}
+
+impl NodeKind {
+    /// The kind of a child searched with a null window at full depth: the
+    /// child of a node expected to fail high is expected to fail low, and
+    /// the other way round; a PV node's such child is expected to cut.
+    fn flipped(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+        }
+    }
+}
+
 pub(super) struct Worker<'a, R: Rules> {
     id: usize,
     shared: &'a Shared<'a>,
@@ -373,8 +400,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         mut beta: i32,
         ply: usize,
         clocks: DrawClocks,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> i32 {
+        let pv_node = kind == NodeKind::Pv;
         // 0. Endgame tables, at any depth: the exact value.
         if pos.occupied().count_ones() <= self.egdb_pieces {
             if let Some(score) = self.egdb_score(pos, ply, &clocks) {
@@ -631,6 +659,10 @@ impl<'a, R: Rules> Worker<'a, R> {
                                 clocks,
                             )
                     });
+                let child_kind = match kind {
+                    NodeKind::Pv => NodeKind::Pv,
+                    _ => kind.flipped(),
+                };
                 score = -self.search_child(
                     &child,
                     new_depth + singular as i32,
@@ -638,7 +670,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     -alpha,
                     ply + 1,
                     child_clocks,
-                    pv_node,
+                    child_kind,
                 );
             } else {
                 let reduction = if self.techniques.scan_lmr != 0 {
@@ -665,9 +697,21 @@ impl<'a, R: Rules> Worker<'a, R> {
                 {
                     let r = self.reductions[(depth as usize).min(63)][i.min(63)];
                     let trusted = self.techniques.lmr_history != 0 && self.history_of(mv) > 0;
-                    (r - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
+                    let cut = if kind == NodeKind::Cut {
+                        self.techniques.cut_reduction as i32
+                    } else {
+                        0
+                    };
+                    (r + cut - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
                 } else {
                     0
+                };
+                // A reduced search expects its child to cut; at full depth
+                // the kinds alternate.
+                let child_kind = if reduction > 0 {
+                    NodeKind::Cut
+                } else {
+                    kind.flipped()
                 };
                 score = -self.search_child(
                     &child,
@@ -676,7 +720,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     -alpha,
                     ply + 1,
                     child_clocks,
-                    false,
+                    child_kind,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
                     score = -self.search_child(
@@ -686,7 +730,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                         -alpha,
                         ply + 1,
                         child_clocks,
-                        false,
+                        kind.flipped(),
                     );
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
@@ -697,7 +741,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                         -alpha,
                         ply + 1,
                         child_clocks,
-                        true,
+                        NodeKind::Pv,
                     );
                 }
             }
@@ -755,13 +799,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         beta: i32,
         ply: usize,
         clocks: DrawClocks,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> i32 {
         if depth <= 0 {
             let (threat, sacs) = (self.techniques.threat_plies, self.techniques.qs_sacrifices);
             self.quiesce(child, alpha, beta, ply, threat, sacs)
         } else {
-            self.negamax(child, depth, alpha, beta, ply, clocks, pv_node)
+            self.negamax(child, depth, alpha, beta, ply, clocks, kind)
         }
     }
 
@@ -796,7 +840,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 -bound,
                 ply + 1,
                 child_clocks,
-                false,
+                NodeKind::Cut,
             );
             if score > bound || self.stopped {
                 return false;

@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{no_move_score, Worker};
+use super::{no_move_score, NodeKind, Worker};
 use crate::rules::{Move, Rules};
 use crate::search::{Iteration, SearchResult, SearchSetup, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
@@ -254,11 +254,20 @@ impl<R: Rules> Worker<'_, R> {
             let clocks = self.root_clocks.after(&root, mv, &child);
             let mut score;
             if i == line {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, NodeKind::Pv);
             } else {
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, clocks, false);
+                score = -self.negamax(
+                    &child,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    clocks,
+                    NodeKind::Cut,
+                );
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, true);
+                    score =
+                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, NodeKind::Pv);
                 }
             }
             if self.stopped {
