@@ -663,6 +663,31 @@ fn train_on_a_small_file_holds_out_its_last_batch() {
     assert!(read_file(kind, &out).is_ok());
 }
 
+/// `tempo train --egdb` gives the positions within the endgame tables their
+/// values and says how many; a folder without tables is refused by name.
+#[test]
+fn train_takes_the_values_of_the_endgame_tables() {
+    let path = selfplay_file("exact.spd", &small_config(4));
+    let tables = scratch("exact-tables");
+    tempo::egdb::build::<Brazilian>(&tables, 3, &mut |_| {}).unwrap();
+    let out = scratch("exact.tpw");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(&path)
+        .args(["--variant", "brazilian", "--epochs", "1", "--egdb"])
+        .arg(&tables)
+        .args(["--egdb-pieces", "3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("the 3-piece tables label"), "{stderr}");
+    assert!(read_file(VariantKind::Brazilian, &out).is_ok());
+    let refusal = train_refusal(&path, &["--egdb"], Some(&scratch("no-tables")));
+    assert!(refusal.contains("--egdb"), "{refusal}");
+}
+
 /// The mean of weight sets: of a set with itself that set, of two sets
 /// each weight's mean rounded half away from 0, of sets of two layouts a
 /// refusal.

@@ -8,11 +8,13 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::VariantArg;
+use crate::egdb::Egdb;
 use crate::eval::patterns::{Layout, Patterns, Shape};
 use crate::eval::weights_file::{has_patterns, read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
 use crate::train::data::read_file;
 use crate::train::distinct::distinct;
+use crate::train::exact::relabel;
 use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
 
 /// Arguments of `tempo train`.
@@ -70,6 +72,16 @@ pub struct TrainArgs {
     /// --init, else 4x4].
     #[arg(long, value_enum)]
     pub windows: Option<WindowShape>,
+    /// Endgame tables (a folder `tempo egdb build` wrote): the positions
+    /// within them, to fit and held out, take the tables' value (a win
+    /// within the plies the count rules leave from the position on, else a
+    /// draw) in place of their game's result and search score.
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
+    /// The most pieces of the tables --egdb loads (fewer where the folder
+    /// holds fewer).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub egdb_pieces: u32,
 }
 
 /// The window shapes `tempo train` can fit.
@@ -186,7 +198,23 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             }
         );
     }
-    let split = distinct(train_records, valid_records);
+    let mut split = distinct(train_records, valid_records);
+    if let Some(dir) = &args.egdb {
+        let tables = Egdb::<R>::load_available(dir, args.egdb_pieces)
+            .map_err(|e| format!("--egdb {}: {e}", dir.display()))?;
+        let fitted = relabel(&mut split.train, &tables)?;
+        let held = relabel(&mut split.valid, &tables)?;
+        eprintln!(
+            "train {kind}: the {}-piece tables label {} positions to fit and {} held out \
+             (for White: {} won, {} drawn, {} lost)",
+            tables.pieces(),
+            fitted.total(),
+            held.total(),
+            fitted.white_wins + held.white_wins,
+            fitted.draws + held.draws,
+            fitted.black_wins + held.black_wins
+        );
+    }
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let files = || {
         args.files

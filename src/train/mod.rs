@@ -1,14 +1,16 @@
 //! Learning the evaluation: self-play games that produce positions
 //! labelled with results (`selfplay`), the file they are kept in (`data`),
 //! the merge of the files of a sharded run into one (`merge`), the
-//! positions each once (`distinct`), the fit of the pattern weights to
-//! them (`fit`), and the mean of fitted sets (`average`).
+//! positions each once (`distinct`), the endgame tables' values for those
+//! within them (`exact`), the fit of the pattern weights to them (`fit`),
+//! and the mean of fitted sets (`average`).
 //!
 //! It uses `search` and `eval`; nothing but the command line uses it.
 
 pub mod average;
 pub mod data;
 pub mod distinct;
+pub mod exact;
 pub mod fit;
 pub mod merge;
 pub mod selfplay;
