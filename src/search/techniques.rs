@@ -64,6 +64,10 @@ pub struct Techniques {
     /// if its first moves did not cut, the rest most likely fail low too),
     /// as chess engines reduce at cut nodes (0: off).
     pub cut_reduction: u32,
+    /// The least depth of a non-PV node that looks its children up in the
+    /// table before it searches any, and returns at once when one's entry
+    /// refutes it (enhanced transposition cutoffs; 0: off).
+    pub transposition_cutoffs: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -80,7 +84,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 14] = [
+pub const TECHNIQUES: [Technique; 15] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -165,6 +169,12 @@ pub const TECHNIQUES: [Technique; 14] = [
         default: 0,
         help: "plies of late-move reduction added at a node expected to fail high (0 = none)",
     },
+    Technique {
+        name: "transposition-cutoffs",
+        max: 12,
+        default: 0,
+        help: "the least depth of a node outside the principal line that first looks its children up in the table and cuts on one that refutes it (0 = off)",
+    },
 ];
 
 impl Default for Techniques {
@@ -185,6 +195,7 @@ impl Default for Techniques {
             improving: 0,
             table_eval: 0,
             cut_reduction: 0,
+            transposition_cutoffs: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -213,6 +224,7 @@ impl Techniques {
             "improving" => Some(&mut self.improving),
             "table-eval" => Some(&mut self.table_eval),
             "cut-reduction" => Some(&mut self.cut_reduction),
+            "transposition-cutoffs" => Some(&mut self.transposition_cutoffs),
             _ => None,
         }
     }

@@ -526,6 +526,15 @@ impl<'a, R: Rules> Worker<'a, R> {
                 && alpha.abs() < MATE_BOUND
                 && eval + prune * depth <= alpha;
         }
+        // 5c. A child whose table entry already refutes it from the
+        // opponent's side, deep enough, cuts without a search (enhanced
+        // transposition cutoff; draughts' men moves transpose often).
+        let etc_depth = self.techniques.transposition_cutoffs as i32;
+        if !pv_node && etc_depth > 0 && depth >= etc_depth && beta.abs() < MATE_BOUND {
+            if let Some(score) = self.child_table_cut(pos, must_capture, depth, beta, ply, clocks) {
+                return score;
+            }
+        }
         // Moves searched at a calm node before the rest are pruned.
         let limit = match (calm, hopeless) {
             (false, _) => usize::MAX,
@@ -807,6 +816,50 @@ impl<'a, R: Rules> Worker<'a, R> {
         } else {
             self.negamax(child, depth, alpha, beta, ply, clocks, kind)
         }
+    }
+
+    /// A score of at least `beta` for `pos` read from its children's table
+    /// entries: a child stored at least a ply less deep than `depth` with a
+    /// bound at or below `-beta` refutes the node (a child that repeats an
+    /// earlier position is skipped: the table does not know the path).
+    #[allow(clippy::too_many_arguments)]
+    fn child_table_cut(
+        &mut self,
+        pos: &Position<R>,
+        must_capture: bool,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        clocks: DrawClocks,
+    ) -> Option<i32> {
+        let mut list = std::mem::take(&mut self.buf.lists[ply]);
+        if must_capture {
+            generate_captures(pos, &mut list);
+        } else {
+            generate_quiet(pos, &mut list);
+        }
+        let mut cut = None;
+        for &mv in list.iter() {
+            let child = pos.play(mv);
+            let child_clocks = clocks.after(pos, mv, &child);
+            let key = table_key(&child, child_clocks.plies_until_draw(&self.draw));
+            let Some(e) = self.shared.table.probe(key) else {
+                continue;
+            };
+            if e.depth < depth - 1 || e.bound == Bound::Lower {
+                continue;
+            }
+            let score = -from_table(e.score, ply + 1);
+            if score >= beta
+                && score.abs() < MATE_BOUND
+                && !self.is_repetition(child.key(), child_clocks.reversible_plies())
+            {
+                cut = Some(score);
+                break;
+            }
+        }
+        self.buf.lists[ply] = list;
+        cut
     }
 
     /// Whether every move of `pos` but `mv` fails low against `bound` in a
