@@ -819,9 +819,10 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// A score of at least `beta` for `pos` read from its children's table
-    /// entries: a child stored at least a ply less deep than `depth` with a
-    /// bound at or below `-beta` refutes the node (a child that repeats an
-    /// earlier position is skipped: the table does not know the path).
+    /// entries: a child's entry searched to `depth - 1` or deeper whose
+    /// upper bound (or exact score) is at most `-beta` refutes the node (a
+    /// child that repeats an earlier position of the line is skipped: the
+    /// table does not know the line).
     #[allow(clippy::too_many_arguments)]
     fn child_table_cut(
         &mut self,
