@@ -39,7 +39,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The match tool drives engines over Hub: no search of its own.
     ("arena", &["rules", "referee", "pdn", "protocol"]),
     ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
-    ("train", &["rules", "referee", "eval", "search"]),
+    // Training labels positions by search and, within them, by the endgame
+    // databases.
+    ("train", &["rules", "referee", "eval", "search", "egdb"]),
     // The command line sits on top of everything.
     (
         "cli",
