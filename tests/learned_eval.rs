@@ -2,6 +2,7 @@
 //! computation, colour symmetry, the weights file, the Hub parameter that
 //! loads one, and the self-play generator and trainer on small runs.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
@@ -643,24 +644,31 @@ fn train_refusal(path: &Path, args: &[&str], last: Option<&Path>) -> String {
     stderr
 }
 
+/// Runs `tempo train` for one epoch on the Brazilian data at `path` with
+/// `args`, writing `out`; asserts that it succeeds and wrote a weights
+/// file, and returns its error output.
+fn train_one_epoch(path: &Path, args: &[&OsStr], out: &Path) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(path)
+        .args(["--variant", "brazilian", "--epochs", "1", "--out"])
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    assert!(read_file(VariantKind::Brazilian, out).is_ok());
+    stderr
+}
+
 /// `tempo train` on a file of fewer batches than `--hold-out` (20) holds
 /// out its last batch instead of refusing to train.
 #[test]
 fn train_on_a_small_file_holds_out_its_last_batch() {
-    let kind = VariantKind::Brazilian;
     let path = selfplay_file("small.spd", &small_config(4));
-    let out = scratch("small.tpw");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .arg("train")
-        .arg(&path)
-        .args(["--variant", "brazilian", "--epochs", "1", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = train_one_epoch(&path, &[], &scratch("small.tpw"));
     assert!(stderr.contains("holding out the last batch"), "{stderr}");
-    assert!(read_file(kind, &out).is_ok());
 }
 
 /// `tempo train --egdb` gives the positions within the endgame tables their
@@ -670,20 +678,14 @@ fn train_takes_the_values_of_the_endgame_tables() {
     let path = selfplay_file("exact.spd", &small_config(4));
     let tables = scratch("exact-tables");
     tempo::egdb::build::<Brazilian>(&tables, 3, &mut |_| {}).unwrap();
-    let out = scratch("exact.tpw");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .arg("train")
-        .arg(&path)
-        .args(["--variant", "brazilian", "--epochs", "1", "--egdb"])
-        .arg(&tables)
-        .args(["--egdb-pieces", "3", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let args = [
+        "--egdb".as_ref(),
+        tables.as_os_str(),
+        "--egdb-pieces".as_ref(),
+        "3".as_ref(),
+    ];
+    let stderr = train_one_epoch(&path, &args, &scratch("exact.tpw"));
     assert!(stderr.contains("the 3-piece tables label"), "{stderr}");
-    assert!(read_file(VariantKind::Brazilian, &out).is_ok());
     let refusal = train_refusal(&path, &["--egdb"], Some(&scratch("no-tables")));
     assert!(refusal.contains("--egdb"), "{refusal}");
 }
