@@ -688,6 +688,8 @@ fn train_takes_the_values_of_the_endgame_tables() {
     assert!(stderr.contains("the 3-piece tables label"), "{stderr}");
     let refusal = train_refusal(&path, &["--egdb"], Some(&scratch("no-tables")));
     assert!(refusal.contains("--egdb"), "{refusal}");
+    let refusal = train_refusal(&path, &["--egdb-pieces", "1", "--egdb"], Some(&tables));
+    assert!(refusal.contains("--egdb-pieces"), "{refusal}");
 }
 
 /// The mean of weight sets: of a set with itself that set, of two sets

@@ -81,6 +81,7 @@ pub struct TrainArgs {
     /// The most pieces of the tables --egdb loads (fewer where the folder
     /// holds fewer).
     #[arg(long, value_name = "N", default_value_t = 6)]
+    #[arg(value_parser = clap::value_parser!(u32).range(2..))]
     pub egdb_pieces: u32,
 }
 

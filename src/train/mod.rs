@@ -5,7 +5,8 @@
 //! within them (`exact`), the fit of the pattern weights to them (`fit`),
 //! and the mean of fitted sets (`average`).
 //!
-//! It uses `search` and `eval`; nothing but the command line uses it.
+//! It uses `search`, `eval` and `egdb`; nothing but the command line uses
+//! it.
 
 pub mod average;
 pub mod data;
