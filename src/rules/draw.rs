@@ -459,6 +459,25 @@ impl DrawClocks {
             plies_left(self.long_endgame_plies(), settings.long_endgame_moves),
         )
     }
+
+    /// Plies within which a win from `pos` is certain to count (`None`:
+    /// no limit). With kings only, every running clock counts; with men on
+    /// the board a man's move restarts the king-move count, so only the
+    /// endgame counts hold a win back, unless a rule draws the game now
+    /// (then 0). A longer win may still be a draw, or not.
+    #[inline]
+    pub fn plies_for_a_win<R: Rules>(
+        &self,
+        pos: &Position<R>,
+        settings: &DrawSettings,
+    ) -> Option<u32> {
+        let every_count = self.plies_until_draw(settings);
+        if pos.all_kings() == pos.occupied() || every_count == Some(0) {
+            every_count
+        } else {
+            self.plies_until_endgame_draw(settings)
+        }
+    }
 }
 
 /// Plies left on a count of `moves` moves a side that has run `plies`
@@ -631,6 +650,41 @@ mod tests {
             ..settings
         };
         assert_eq!(DrawClocks::start(&open).plies_until_draw(&off), None);
+    }
+
+    #[test]
+    fn a_win_is_held_to_the_king_move_count_only_with_kings_alone() {
+        let settings = DrawSettings::for_variant(VariantKind::International);
+        // Kings alone: the 5-move count (10 plies) is the nearest.
+        let kings = parse_fen::<International>("W:WK46,K50:BK5").unwrap();
+        let start = DrawClocks::start(&kings);
+        assert_eq!(start.plies_for_a_win(&kings, &settings), Some(10));
+        // Kings alone, far into the king-move count: it comes first.
+        let late = DrawClocks {
+            reversible: 45,
+            ..start
+        };
+        assert_eq!(late.plies_for_a_win(&kings, &settings), Some(5));
+        // A man on the board can restart the king-move count: only the
+        // endgame count holds (K+M v K is in the 5-move class).
+        let man = parse_fen::<International>("W:WK46,30:BK5").unwrap();
+        let man_late = DrawClocks {
+            reversible: 45,
+            ..DrawClocks::start(&man)
+        };
+        assert_eq!(man_late.plies_for_a_win(&man, &settings), Some(10));
+        // No endgame class: no limit while men can move.
+        let open = parse_fen::<International>("W:W31,32:B19,20").unwrap();
+        assert_eq!(
+            DrawClocks::start(&open).plies_for_a_win(&open, &settings),
+            None
+        );
+        // A rule that draws the game now leaves nothing.
+        let drawn = DrawClocks {
+            reversible: 50,
+            ..DrawClocks::start(&open)
+        };
+        assert_eq!(drawn.plies_for_a_win(&open, &settings), Some(0));
     }
 
     #[test]

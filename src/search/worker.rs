@@ -274,19 +274,12 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// than the plies the draw clocks leave may still be a draw (the count
     /// ends the game first) or not (a capture on the way restarts the
     /// count), so the side the search plays assumes the worse: such a win of
-    /// its own scores a draw, such a win of its opponent's a loss. With men
-    /// on the board a man's move restarts the king-move count, so then only
-    /// the endgame counts are held against the distance (unless a rule draws
-    /// the game now).
+    /// its own scores a draw, such a win of its opponent's a loss
+    /// ([`DrawClocks::plies_for_a_win`] says which counts hold).
     #[inline]
     fn egdb_score(&self, pos: &Position<R>, ply: usize, clocks: &DrawClocks) -> Option<i32> {
         let value = self.egdb.as_ref()?.probe(pos)?;
-        let all_counts = clocks.plies_until_draw(&self.draw);
-        let left = if pos.all_kings() == pos.occupied() || all_counts == Some(0) {
-            all_counts
-        } else {
-            clocks.plies_until_endgame_draw(&self.draw)
-        };
+        let left = clocks.plies_for_a_win(pos, &self.draw);
         let certain = |d: u32| left.is_none_or(|left| d <= left);
         // Who is assumed to win a game the count may cut short (no one
         // once a rule draws it now).

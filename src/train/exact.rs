@@ -46,12 +46,7 @@ impl Relabelled {
 /// tables call `value`, under the count rules of `settings` counted from
 /// the position on.
 fn mover_result<R: Rules>(pos: &Position<R>, value: Value, settings: &DrawSettings) -> f32 {
-    let clocks = DrawClocks::start(pos);
-    let left = if pos.all_kings() == pos.occupied() {
-        clocks.plies_until_draw(settings)
-    } else {
-        clocks.plies_until_endgame_draw(settings)
-    };
+    let left = DrawClocks::start(pos).plies_for_a_win(pos, settings);
     let within = |plies: u32| left.is_none_or(|left| plies <= left);
     match value {
         Value::Win(plies) if within(plies) => 1.0,
