@@ -2,7 +2,8 @@
 //! and against a random mover (the `random_mover` example), written to PDN
 //! that replays legally; in every variant it beats the random mover; an engine that plays an illegal move, crashes or
 //! never answers forfeits and the failure is counted by kind; an engine
-//! that cannot start or finish the handshake stops the match with an error;
+//! that cannot start or finish the handshake stops the match with an error,
+//! and so does one that loses three games in a row by failures;
 //! bad arguments are refused with a message.
 
 use std::process::Command;
@@ -86,6 +87,45 @@ fn an_illegal_move_forfeits_the_game_and_is_counted() {
         "{last}"
     );
     assert!(last.ends_with("illegal=0 timeouts=0 crashes=0"), "{last}");
+}
+
+/// An engine that loses game after game by failures (here an illegal
+/// move every time, as an engine told the wrong numbering does) stops the
+/// match after three, with an error that names it and hints at the
+/// numbering; `--max-failures-in-a-row 0` plays every game out.
+#[test]
+fn an_engine_that_fails_game_after_game_stops_the_match() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let bad = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/illegal_engine.sh");
+    let run = |extra: &[&str]| {
+        tempo()
+            .args(["match", "--games", "8", "--depth", "2"])
+            .args(["--engine", &format!("{exe} hub"), "--engine", bad])
+            .args(["--name", "tempo", "--name", "bad"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    // The worker may have begun the fourth game before the third was counted.
+    let played = stdout.matches("illegal move '1-50'").count();
+    assert!((3..=4).contains(&played), "{stdout}");
+    assert!(!stdout.contains("wins="), "{stdout}");
+    for needle in [
+        "engine 2 lost 3 games in a row by failures",
+        "illegal move '1-50'",
+        "numbering=pdn",
+        "engine 'bad'",
+    ] {
+        assert!(stderr.contains(needle), "{needle}: {stderr}");
+    }
+    let out = run(&["--max-failures-in-a-row", "0"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("bad illegal=8"), "{stdout}");
 }
 
 /// Plays two games of `tempo` against the test engine `script` at 0.1 s a

@@ -8,7 +8,10 @@
 //! colours. `concurrency` workers each own one process of each engine, and
 //! restart an engine after it failed a game. An engine that cannot be
 //! started (or restarted), or does not finish the handshake, stops the
-//! match: that is no game, and no result counts it.
+//! match: that is no game, and no result counts it. So does an engine that
+//! loses several games in a row by failures (`failure_streak`): an engine
+//! that rejects every position it is sent (a wrong variant or numbering)
+//! stops the match instead of losing all of it.
 
 pub mod client;
 pub mod openings;
@@ -66,6 +69,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Time an engine may exceed its clock by before it loses on time.
     pub margin: Duration,
+    /// Stop when one engine has lost this many games in a row by failures
+    /// (0: never).
+    pub failure_streak: u32,
 }
 
 /// How one game ended.
@@ -220,19 +226,102 @@ impl std::fmt::Display for StartFailure {
     }
 }
 
+/// Why a match stopped before its games were played, the SPRT aside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchStop {
+    /// An engine could not be started.
+    Start(StartFailure),
+    /// An engine lost `games` games in a row by failures.
+    FailureStreak {
+        /// Which engine: 0 for the first, 1 for the second.
+        engine: usize,
+        /// The games it lost in a row.
+        games: u32,
+        /// The kind of its last failure.
+        kind: FailureKind,
+        /// How the last of them ended, in words.
+        last: String,
+    },
+}
+
+impl MatchStop {
+    /// Which engine stopped the match: 0 for the first, 1 for the second.
+    pub fn engine(&self) -> usize {
+        match self {
+            MatchStop::Start(failure) => failure.engine,
+            MatchStop::FailureStreak { engine, .. } => *engine,
+        }
+    }
+}
+
+impl std::fmt::Display for MatchStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchStop::Start(failure) => failure.fmt(f),
+            MatchStop::FailureStreak {
+                engine,
+                games,
+                kind,
+                last,
+            } => {
+                write!(
+                    f,
+                    "engine {} lost {games} games in a row by failures, the last by: {last}",
+                    engine + 1
+                )?;
+                if *kind == FailureKind::Illegal {
+                    write!(
+                        f,
+                        " (an engine that rejects the referee's moves may speak another square numbering: try --option NAME:numbering=pdn or =pydraughts)"
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Games in a row each engine has lost by a failure.
+#[derive(Default)]
+struct FailureStreaks([u32; 2]);
+
+impl FailureStreaks {
+    /// Counts a finished game; the engine whose streak reaches `limit`
+    /// (not 0) stops the match.
+    fn count(&mut self, record: &GameRecord, limit: u32) -> Option<MatchStop> {
+        let failed = record.failure.as_ref();
+        for (engine, streak) in self.0.iter_mut().enumerate() {
+            if failed.is_some_and(|f| f.engine == engine) {
+                *streak += 1;
+            } else {
+                *streak = 0;
+            }
+        }
+        let failure = failed?;
+        let games = self.0[failure.engine];
+        (limit != 0 && games >= limit).then(|| MatchStop::FailureStreak {
+            engine: failure.engine,
+            games,
+            kind: failure.kind,
+            last: record.reason.clone(),
+        })
+    }
+}
+
 /// Runs a match; `on_game` sees every finished game in the order they end.
-/// Returns the tally of the first engine, and the start failure that
-/// stopped the match early, if one did (the games in progress then are
-/// played out and counted; the failed start is not a game).
+/// Returns the tally of the first engine, and what stopped the match early,
+/// if anything but the SPRT did (the games in progress then are played out
+/// and counted; a failed start is not a game).
 pub fn run_match(
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&GameRecord, &Tally),
-) -> (Tally, Option<StartFailure>) {
+) -> (Tally, Option<MatchStop>) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded::<Result<GameRecord, StartFailure>>();
     let mut tally = Tally::default();
     let mut failure = None;
+    let mut streaks = FailureStreaks::default();
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
@@ -245,7 +334,7 @@ pub fn run_match(
                 Ok(record) => record,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e);
+                    failure.get_or_insert(MatchStop::Start(e));
                     continue;
                 }
             };
@@ -258,6 +347,10 @@ pub fn run_match(
                 tally.draws += 1;
             }
             on_game(&record, &tally);
+            if let Some(streak) = streaks.count(&record, config.failure_streak) {
+                stop.store(true, Ordering::Relaxed);
+                failure.get_or_insert(streak);
+            }
             if let Some(sprt) = &config.sprt {
                 if sprt.verdict(&tally) != SprtVerdict::Continue {
                     stop.store(true, Ordering::Relaxed);

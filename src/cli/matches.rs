@@ -77,6 +77,10 @@ pub struct MatchArgs {
     /// Milliseconds an engine may exceed its time before losing on time.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub margin_ms: u64,
+    /// Stop the match when one engine loses this many games in a row by
+    /// failures (illegal moves, protocol errors, time, crashes); 0: never.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub max_failures_in_a_row: u32,
 }
 
 /// Runs `tempo match`.
@@ -208,6 +212,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         },
         sprt,
         margin: Duration::from_millis(args.margin_ms),
+        failure_streak: args.max_failures_in_a_row,
     };
     let names = [
         config.engines[0].name.clone(),
@@ -220,7 +225,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let time_control = config.control.to_string();
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
-    let (tally, start_failure) = run_match(&config, &mut |record: &GameRecord, tally| {
+    let (tally, stopped) = run_match(&config, &mut |record: &GameRecord, tally| {
         let (white, black) = if record.first_is_white {
             (&names[0], &names[1])
         } else {
@@ -257,15 +262,16 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             }
         }
     });
-    if let Some(failure) = start_failure {
-        let name = &names[failure.engine];
+    if let Some(failure) = stopped {
+        let engine = failure.engine();
+        let name = &names[engine];
         let played = match tally.games() {
             0 => "no game was played".to_string(),
             n => format!("after {n} games ({tally})"),
         };
         return Err(format!(
             "the match stopped, {played}: {failure} (engine '{name}', command: {})",
-            config.engines[failure.engine].command
+            config.engines[engine].command
         ));
     }
     let failed = |i: usize| {
