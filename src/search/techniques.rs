@@ -68,6 +68,11 @@ pub struct Techniques {
     /// table before it searches any, and returns at once when one's entry
     /// refutes it (enhanced transposition cutoffs; 0: off).
     pub transposition_cutoffs: u32,
+    /// Null-move pruning: plies, beyond the one a move takes, by which a
+    /// quiet non-PV node of depth 3 or more, with 12 pieces or more and a
+    /// static score at least beta, searches the position with the opponent
+    /// to move again; a fail high there cuts (0: off).
+    pub null_move: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -84,7 +89,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 15] = [
+pub const TECHNIQUES: [Technique; 16] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -175,6 +180,12 @@ pub const TECHNIQUES: [Technique; 15] = [
         default: 0,
         help: "the least depth of a node outside the principal line that first looks its children up in the table and cuts on one that refutes it (0 = off)",
     },
+    Technique {
+        name: "null-move",
+        max: 4,
+        default: 0,
+        help: "null-move pruning: the extra plies by which a quiet node outside the principal line searches the position with the opponent to move again (0 = off)",
+    },
 ];
 
 impl Default for Techniques {
@@ -196,6 +207,7 @@ impl Default for Techniques {
             table_eval: 0,
             cut_reduction: 0,
             transposition_cutoffs: 0,
+            null_move: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -225,6 +237,7 @@ impl Techniques {
             "table-eval" => Some(&mut self.table_eval),
             "cut-reduction" => Some(&mut self.cut_reduction),
             "transposition-cutoffs" => Some(&mut self.transposition_cutoffs),
+            "null-move" => Some(&mut self.null_move),
             _ => None,
         }
     }

@@ -59,6 +59,10 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
+/// Null move: the least depth of a node that tries it, and the fewest
+/// pieces on the board (with few, being obliged to move is often the loss).
+const NULL_MOVE_DEPTH: i32 = 3;
+const NULL_MOVE_PIECES: u32 = 12;
 /// The static scores a worker keeps: 2^15 of them, 256 KiB.
 const EVAL_CACHE_BITS: u32 = 15;
 /// A ply whose node has no static score (it must capture, or the technique
@@ -526,6 +530,46 @@ impl<'a, R: Rules> Worker<'a, R> {
         if !pv_node && etc_depth > 0 && depth >= etc_depth && beta.abs() < MATE_BOUND {
             if let Some(score) = self.child_table_cut(pos, must_capture, depth, beta, ply, clocks) {
                 return score;
+            }
+        }
+        // 5d. A quiet non-PV node whose static score is at least beta, with
+        // no capture pending for either side, passes (the technique
+        // `null-move`, never twice in a row): when the opponent, moving
+        // twice, still fails low at a reduced depth, the node cuts.
+        let null_reduction = self.techniques.null_move as i32;
+        if null_reduction > 0
+            && !pv_node
+            && depth >= NULL_MOVE_DEPTH
+            && !must_capture
+            && beta.abs() < MATE_BOUND
+            && pos.occupied().count_ones() >= NULL_MOVE_PIECES
+            && !(ply > 0 && self.buf.played[ply - 1] == Move::default())
+            && !side_has_capture(pos, pos.side_to_move().opponent())
+        {
+            let eval = match static_eval {
+                Some(eval) => eval,
+                None => self.evaluate(pos),
+            };
+            if eval >= beta {
+                let passed = pos.with_side_to_move(pos.side_to_move().opponent());
+                self.buf.played[ply] = Move::default();
+                self.keys.push(pos.key());
+                let score = -self.search_child(
+                    &passed,
+                    depth - 1 - null_reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    clocks,
+                    NodeKind::All,
+                );
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return score.min(MATE_BOUND - 1);
+                }
             }
         }
         // Moves searched at a calm node before the rest are pruned.
