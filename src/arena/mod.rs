@@ -275,7 +275,7 @@ impl std::fmt::Display for MatchStop {
                         " (an engine that rejects the referee's moves may speak another square numbering: try --option NAME:numbering=pdn or =pydraughts)"
                     )?;
                 }
-                Ok(())
+                write!(f, "; --max-failures-in-a-row 0 plays on")
             }
         }
     }
