@@ -3,8 +3,8 @@
 //! that replays legally; in every variant it beats the random mover; an engine that plays an illegal move, crashes or
 //! never answers forfeits and the failure is counted by kind; an engine
 //! that cannot start or finish the handshake stops the match with an error,
-//! and so does one that loses three games in a row by failures;
-//! bad arguments are refused with a message.
+//! and so does one that loses three games in a row by failures; time odds
+//! send one engine a scaled control; bad arguments are refused with a message.
 
 use std::process::Command;
 
@@ -126,6 +126,44 @@ fn an_engine_that_fails_game_after_game_stops_the_match() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("bad illegal=8"), "{stdout}");
+}
+
+#[test]
+fn time_odds_scale_one_engines_control() {
+    let engine = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/level_engine.sh");
+    let [slow, fast] = ["slow.levels", "fast.levels"].map(temp_path);
+    let pdn = temp_path("odds.pdn");
+    for file in [&slow, &fast, &pdn] {
+        let _ = std::fs::remove_file(file);
+    }
+    let out = tempo()
+        .args(["match", "--games", "2", "--movetime", "0.1"])
+        .args(["--engine", &format!("{engine} {}", slow.display())])
+        .args(["--engine", &format!("{engine} {}", fast.display())])
+        .args([
+            "--name",
+            "slow",
+            "--name",
+            "fast",
+            "--time-odds",
+            "slow=2.5",
+        ])
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let levels = |file| std::fs::read_to_string(file).unwrap();
+    assert_eq!(levels(&slow).trim(), "level move-time=0.250");
+    assert_eq!(levels(&fast).trim(), "level move-time=0.100");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    for tag in [
+        "[TimeControl \"White 0.25 s/move, Black 0.1 s/move\"]",
+        "[TimeControl \"White 0.1 s/move, Black 0.25 s/move\"]",
+    ] {
+        assert_eq!(text.matches(tag).count(), 1, "{tag}: {text}");
+    }
 }
 
 /// Plays two games of `tempo` against the test engine `script` at 0.1 s a
@@ -402,6 +440,39 @@ fn bad_arguments_are_refused_with_a_message() {
             "2",
             "--sprt",
             "elo0=5,elo1=1",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--depth",
+            "2",
+            "--time-odds",
+            "1=2",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--nodes",
+            "9",
+            "--time-odds",
+            "z=2",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--nodes",
+            "9",
+            "--time-odds",
+            "1=0",
         ],
         vec![
             "match",

@@ -57,8 +57,9 @@ pub struct MatchConfig {
     pub variant: VariantKind,
     /// Games to play.
     pub games: usize,
-    /// Thinking time.
-    pub control: TimeControl,
+    /// Thinking time of each engine (the same for both but under time
+    /// odds).
+    pub controls: [TimeControl; 2],
     /// Openings, each played twice.
     pub openings: Vec<Opening>,
     /// Games played at once.
@@ -452,7 +453,8 @@ fn play_moves<R: Rules>(
     clients: &mut [Option<HubClient>; 2],
     slot_of: &dyn Fn(Side) -> usize,
 ) -> GameRecord {
-    let mut clocks = [Clock::new(config.control), Clock::new(config.control)];
+    let mut clocks =
+        [Side::White, Side::Black].map(|side| Clock::new(config.controls[slot_of(side)]));
     let (mut ahead, mut behind) = ([0u32; 2], [0u32; 2]);
     let mut quiet_plies = 0u32;
     loop {

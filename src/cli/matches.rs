@@ -65,6 +65,10 @@ pub struct MatchArgs {
     /// parameter (tempo), pydraughts' to one that does not.
     #[arg(long = "option", value_name = "ENGINE:PARAM=VALUE")]
     pub options: Vec<String>,
+    /// Time odds: one engine (its name, 1 or 2) thinks FACTOR times as
+    /// long (clock, increment, move time or nodes a move), e.g. 1=2.
+    #[arg(long = "time-odds", value_name = "ENGINE=FACTOR")]
+    pub time_odds: Vec<String>,
     /// Adjudicate a draw after this many plies without a capture.
     #[arg(long, value_name = "PLIES")]
     pub draw_after_plies: Option<u32>,
@@ -177,8 +181,33 @@ fn control(args: &MatchArgs) -> Result<TimeControl, String> {
     Err("give one of --tc, --movetime, --depth or --nodes".to_string())
 }
 
+/// The control of each engine: `control` scaled by its `--time-odds`.
+fn controls(
+    args: &MatchArgs,
+    control: TimeControl,
+    engines: &[EngineSpec; 2],
+) -> Result<[TimeControl; 2], String> {
+    let mut factors = [1.0f64; 2];
+    for odds in &args.time_odds {
+        let bad = || format!("--time-odds '{odds}' is not ENGINE=FACTOR, e.g. 1=2");
+        let (who, factor) = odds.split_once('=').ok_or_else(bad)?;
+        let factor: f64 = factor.trim().parse().map_err(|_| bad())?;
+        let engine = match who {
+            "1" => 0,
+            "2" => 1,
+            name => (0..2)
+                .find(|&i| engines[i].name == name)
+                .ok_or_else(|| format!("--time-odds '{odds}': no engine is called '{who}'"))?,
+        };
+        factors[engine] = factor;
+    }
+    let [a, b] = factors.map(|f| control.scaled(f).map_err(|e| format!("--time-odds: {e}")));
+    Ok([a?, b?])
+}
+
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let engines = engine_specs(args)?;
+    let controls = controls(args, control(args)?, &engines)?;
     let openings = if args.openings == "builtin" {
         openings::builtin::<R>()
     } else {
@@ -202,7 +231,7 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         engines,
         variant: R::KIND,
         games,
-        control: control(args)?,
+        controls,
         openings,
         concurrency: args.concurrency as usize,
         adjudication: Adjudication {
@@ -222,7 +251,14 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     // Failures per engine: [illegal, timeouts, crashes].
     let mut failures = [[0u32; 3]; 2];
     let mut think = [ThinkTimes::default(); 2];
-    let time_control = config.control.to_string();
+    let time_control = |first_is_white: bool| {
+        let [first, second] = config.controls.map(|c| c.to_string());
+        match (first == second, first_is_white) {
+            (true, _) => first,
+            (false, true) => format!("White {first}, Black {second}"),
+            (false, false) => format!("White {second}, Black {first}"),
+        }
+    };
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
     let (tally, stopped) = run_match(&config, &mut |record: &GameRecord, tally| {
@@ -255,7 +291,10 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
             } else {
                 record.opening.moves.join(" ")
             };
-            let extra = [("TimeControl", time_control.clone()), ("Opening", opening)];
+            let extra = [
+                ("TimeControl", time_control(record.first_is_white)),
+                ("Opening", opening),
+            ];
             let text = record.pdn::<R>([&names[0], &names[1]], &event, &extra);
             if let Err(e) = file.write_all(text.as_bytes()) {
                 write_error.get_or_insert(e.to_string());

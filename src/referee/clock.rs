@@ -63,6 +63,35 @@ impl TimeControl {
         })
     }
 
+    /// The same control with `factor` times the thinking time: the clock's
+    /// time and increment, the move time or the nodes a move (time odds).
+    /// A fixed depth cannot be scaled.
+    pub fn scaled(self, factor: f64) -> Result<TimeControl, String> {
+        if !factor.is_finite() || factor <= 0.0 {
+            return Err(format!(
+                "the time factor {factor} must be a positive number"
+            ));
+        }
+        let scale = |d: Duration| Duration::from_secs_f64(d.as_secs_f64() * factor);
+        Ok(match self {
+            TimeControl::Clock { moves, time, inc } => TimeControl::Clock {
+                moves,
+                time: scale(time),
+                inc: scale(inc),
+            },
+            TimeControl::MoveTime(t) => TimeControl::MoveTime(scale(t)),
+            TimeControl::Nodes(n) => {
+                TimeControl::Nodes(((n as f64 * factor).round() as u64).max(1))
+            }
+            TimeControl::Depth(_) if factor == 1.0 => self,
+            TimeControl::Depth(d) => {
+                return Err(format!(
+                    "a fixed depth ({d}) has no time to scale by {factor}"
+                ))
+            }
+        })
+    }
+
     /// DXP's control: `minutes` for every `moves` moves (0: the whole game).
     /// A request with no time (0 minutes) gets `no_clock` a move.
     pub fn dxp(minutes: u16, moves: u16, no_clock: Duration) -> TimeControl {
@@ -206,6 +235,42 @@ mod tests {
         assert_eq!(TimeControl::MoveTime(secs(0.2)).to_string(), "0.2 s/move");
         for bad in ["", "x", "0", "-1+0", "10+-1", "0/10", "10+"] {
             assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_control_scales_its_time_but_not_a_depth() {
+        let clock = TimeControl::parse_clock("40/10+0.1").unwrap();
+        assert_eq!(
+            clock.scaled(2.0).unwrap(),
+            TimeControl::Clock {
+                moves: Some(40),
+                time: secs(20.0),
+                inc: secs(0.2)
+            }
+        );
+        assert_eq!(
+            TimeControl::MoveTime(secs(0.1)).scaled(0.5).unwrap(),
+            TimeControl::MoveTime(secs(0.05))
+        );
+        assert_eq!(
+            TimeControl::Nodes(1000).scaled(1.5).unwrap(),
+            TimeControl::Nodes(1500)
+        );
+        assert_eq!(
+            TimeControl::Nodes(1).scaled(0.1).unwrap(),
+            TimeControl::Nodes(1)
+        );
+        assert_eq!(
+            TimeControl::Depth(8).scaled(1.0).unwrap(),
+            TimeControl::Depth(8)
+        );
+        assert!(TimeControl::Depth(8).scaled(2.0).is_err());
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                TimeControl::MoveTime(secs(0.1)).scaled(bad).is_err(),
+                "{bad}"
+            );
         }
     }
 
