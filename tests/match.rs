@@ -422,70 +422,22 @@ fn tempo_beats_the_random_mover_in_every_variant() {
 
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
-    for args in [
-        vec!["match", "--engine", "x"],
-        vec!["match", "--engine", "x", "--engine", "y"],
-        vec!["match", "--engine", "x", "--engine", "y", "--tc", "abc"],
-        vec!["match", "--engine", "x", "--engine", "y", "--nodes", "0"],
-        vec![
-            "match", "--engine", "x", "--engine", "y", "--nodes", "9", "--depth", "2",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--depth",
-            "2",
-            "--sprt",
-            "elo0=5,elo1=1",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--depth",
-            "2",
-            "--time-odds",
-            "1=2",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--nodes",
-            "9",
-            "--time-odds",
-            "z=2",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--nodes",
-            "9",
-            "--time-odds",
-            "1=0",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--depth",
-            "2",
-            "--openings",
-            "/no/such/file",
-        ],
+    let one_engine = ["match", "--engine", "x"];
+    let two_engines = ["match", "--engine", "x", "--engine", "y"];
+    let mut cases = vec![one_engine.to_vec(), two_engines.to_vec()];
+    for extra in [
+        &["--tc", "abc"][..],
+        &["--nodes", "0"],
+        &["--nodes", "9", "--depth", "2"],
+        &["--depth", "2", "--sprt", "elo0=5,elo1=1"],
+        &["--depth", "2", "--time-odds", "1=2"],
+        &["--nodes", "9", "--time-odds", "z=2"],
+        &["--nodes", "9", "--time-odds", "1=0"],
+        &["--depth", "2", "--openings", "/no/such/file"],
     ] {
+        cases.push([&two_engines[..], extra].concat());
+    }
+    for args in cases {
         let out = tempo().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
