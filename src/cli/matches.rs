@@ -65,8 +65,8 @@ pub struct MatchArgs {
     /// parameter (tempo), pydraughts' to one that does not.
     #[arg(long = "option", value_name = "ENGINE:PARAM=VALUE")]
     pub options: Vec<String>,
-    /// Time odds: one engine (its name, 1 or 2) thinks FACTOR times as
-    /// long (clock, increment, move time or nodes a move), e.g. 1=2.
+    /// Time odds: one engine (its name, 1 or 2; * both) thinks FACTOR
+    /// times as long (clock, increment, move time or nodes a move), e.g. 1=2.
     #[arg(long = "time-odds", value_name = "ENGINE=FACTOR")]
     pub time_odds: Vec<String>,
     /// Adjudicate a draw after this many plies without a capture.
@@ -129,12 +129,7 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
         let (param, value) = setting
             .split_once('=')
             .ok_or_else(|| format!("--option '{option}' is not NAME:param=value"))?;
-        let targets: Vec<usize> = match who {
-            "1" => vec![0],
-            "2" => vec![1],
-            "*" | "all" | "both" => vec![0, 1],
-            name => (0..2).filter(|&i| specs[i].name == name).collect(),
-        };
+        let targets = engines_named(who, &specs);
         if targets.is_empty() {
             return Err(format!("--option '{option}': no engine is called '{who}'"));
         }
@@ -152,6 +147,18 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
     }
     let [a, b]: [EngineSpec; 2] = specs.try_into().map_err(|_| "two engines".to_string())?;
     Ok([a, b])
+}
+
+/// The engines (0, 1) that `who` names: 1, 2, a name, or `*` for both.
+fn engines_named(who: &str, specs: &[EngineSpec]) -> Vec<usize> {
+    match who {
+        "1" => vec![0],
+        "2" => vec![1],
+        "*" | "all" | "both" => vec![0, 1],
+        name => (0..specs.len())
+            .filter(|&i| specs[i].name == name)
+            .collect(),
+    }
 }
 
 fn control(args: &MatchArgs) -> Result<TimeControl, String> {
@@ -192,14 +199,13 @@ fn controls(
         let bad = || format!("--time-odds '{odds}' is not ENGINE=FACTOR, e.g. 1=2");
         let (who, factor) = odds.split_once('=').ok_or_else(bad)?;
         let factor: f64 = factor.trim().parse().map_err(|_| bad())?;
-        let engine = match who {
-            "1" => 0,
-            "2" => 1,
-            name => (0..2)
-                .find(|&i| engines[i].name == name)
-                .ok_or_else(|| format!("--time-odds '{odds}': no engine is called '{who}'"))?,
-        };
-        factors[engine] = factor;
+        let targets = engines_named(who, engines);
+        if targets.is_empty() {
+            return Err(format!("--time-odds '{odds}': no engine is called '{who}'"));
+        }
+        for i in targets {
+            factors[i] = factor;
+        }
     }
     let [a, b] = factors.map(|f| control.scaled(f).map_err(|e| format!("--time-odds: {e}")));
     Ok([a?, b?])
