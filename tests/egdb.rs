@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use tempo::egdb::{build, Egdb, Layout, Material, Value};
+use tempo::egdb::{build, build_in_memory, Egdb, Layout, Material, Value};
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{Brazilian, International, Position, Rules};
 
@@ -489,6 +489,69 @@ fn a_root_the_tables_solve_is_answered_after_one_iteration() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The tables built in memory (for the engine's own use) hold the values
+/// of the tables built into files, position by position, and write none.
+#[test]
+fn tables_built_in_memory_hold_the_values_of_the_files() {
+    let dir = scratch("memory");
+    let files = built::<Brazilian>(&dir, 3);
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    let memory = build_in_memory::<Brazilian>(3, &mut |_| {}).expect("built in memory");
+    assert_eq!(memory.pieces(), 3);
+    let layout = Layout::<Brazilian>::new();
+    let mut compared = 0;
+    for m in Material::all_up_to(3) {
+        for index in 0..layout.size(m) {
+            if let Some(p) = layout.placement(m, index) {
+                let pos = layout.position(&p);
+                assert_eq!(memory.probe(&pos), files.probe(&pos), "{m}, index {index}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100_000, "{compared} positions compared");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), written);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With no directory of tables, the engine searches the 8x8 variants with
+/// the tables of up to 4 pieces it builds itself (a root they solve is
+/// answered after one iteration), and without them when told so; 10x10
+/// gets none (they would take 13 s to build).
+#[test]
+fn the_engine_builds_the_small_8x8_tables_itself() {
+    use std::time::Duration;
+    use tempo::engine::{EngineEvent, EngineHost, GoMode, Limits};
+    use tempo::search::resources::builtin_egdb;
+    assert_eq!(builtin_egdb::<Brazilian>().map(|db| db.pieces()), Some(4));
+    assert!(builtin_egdb::<International>().is_none());
+    let mut engine = EngineHost::new();
+    engine.set_param("book", "false").unwrap();
+    engine.set_param("variant", "brazilian").unwrap();
+    let depths = |engine: &mut EngineHost| {
+        // Two kings and a man against a king: a win in 39 plies, longer
+        // than a search of 0.3 s proves.
+        engine.set_position("W:WK13,K19,22:BK27", &[]).unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let limits = Limits {
+            move_time: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        engine.go(GoMode::Think, limits, tx).unwrap();
+        engine.wait();
+        rx.try_iter()
+            .filter_map(|e| match e {
+                EngineEvent::Info(info) => Some(info.depth),
+                _ => None,
+            })
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(depths(&mut engine), [1], "solved by the built-in tables");
+    engine.set_param("egdb-builtin", "false").unwrap();
+    assert!(depths(&mut engine).len() > 1, "searched without tables");
+    assert!(engine.set_param("egdb-builtin", "maybe").is_err());
+}
+
 /// Counts of won, drawn and lost positions (for White, to move) of slice
 /// `m` among those `keep` accepts, and the longest win in plies.
 fn tally<R: Rules>(db: &Egdb<R>, m: &str, keep: impl Fn(&Position<R>) -> bool) -> [u64; 4] {
@@ -534,8 +597,7 @@ fn squares_mask<R: Rules>(squares: &[u8]) -> u64 {
 fn three_kings_against_one_on_8x8_win_with_the_main_diagonal() {
     use tempo::rules::movegen::{has_capture, side_has_capture};
     use tempo::rules::Side;
-    let dir = scratch("three-kings");
-    let db = built::<Brazilian>(&dir, 4);
+    let db = tempo::search::resources::builtin_egdb::<Brazilian>().expect("8x8 tables");
     let main = squares_mask::<Brazilian>(&[29, 25, 22, 18, 15, 11, 8, 4]);
     let quiet =
         |pos: &Position<Brazilian>| !has_capture(pos) && !side_has_capture(pos, Side::Black);
@@ -554,7 +616,6 @@ fn three_kings_against_one_on_8x8_win_with_the_main_diagonal() {
         longest <= 9,
         "a lone king on the main diagonal lost in {longest} plies"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// King endings on 10x10, from the kings-only slices of up to 5 pieces

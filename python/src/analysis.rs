@@ -99,6 +99,7 @@ pub fn analyse_pdn(
             patterns,
             egdb_path,
             egdb_pieces,
+            builtin_egdb: true,
         },
     };
     let analyser = Analyser::new(settings, hash).map_err(PyOSError::new_err)?;

@@ -26,6 +26,11 @@ pub struct ResourceArgs {
     #[arg(long = "egdb-pieces", value_name = "N", default_value_t = DEFAULT_EGDB_PIECES,
           value_parser = clap::value_parser!(u32).range(2..=MAX_EGDB_PIECES as i64))]
     pub egdb_pieces: u32,
+    /// Without --egdb-path: the endgame tables of up to 4 pieces of the
+    /// 8x8 variants, built in memory at the start (about 2 s); false: none.
+    #[arg(long = "egdb-builtin", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    pub egdb_builtin: bool,
 }
 
 impl ResourceArgs {
@@ -38,6 +43,7 @@ impl ResourceArgs {
                 .map_or(PatternSource::Builtin, PatternSource::File),
             egdb_path: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
+            builtin_egdb: self.egdb_builtin,
         }
     }
 }

@@ -64,7 +64,7 @@ pub enum BuildEvent {
         /// Positions decided so far, in the slice and its partner.
         decided: u64,
     },
-    /// A slice is solved and written.
+    /// A slice is solved (and written, when built into a directory).
     Finished {
         /// The slice.
         material: Material,
@@ -72,7 +72,7 @@ pub enum BuildEvent {
         census: [u64; 3],
         /// Seconds spent solving it and its partner.
         seconds: f64,
-        /// Bytes written, its partner's file included.
+        /// Bytes written, its partner's file included (0 in memory).
         bytes: u64,
     },
 }
@@ -96,11 +96,34 @@ pub fn build_slices<R: Rules>(
     keep: &dyn Fn(Material) -> bool,
     report: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Egdb<R>, EgdbError> {
+    solve_all(Some(dir), pieces, keep, report)
+}
+
+/// Solves every slice of up to `pieces` pieces of variant `R` in memory,
+/// reading and writing no file (the `bytes` of each `Finished` event are
+/// 0), and returns them unpacked: one byte a position, fast to probe.
+pub fn build_in_memory<R: Rules>(
+    pieces: u32,
+    report: &mut dyn FnMut(&BuildEvent),
+) -> Result<Egdb<R>, EgdbError> {
+    solve_all(None, pieces, &|_| true, report)
+}
+
+/// Solves the slices `keep` accepts, smallest first; with a directory,
+/// loads those on disk and writes the others there.
+fn solve_all<R: Rules>(
+    dir: Option<&Path>,
+    pieces: u32,
+    keep: &dyn Fn(Material) -> bool,
+    report: &mut dyn FnMut(&BuildEvent),
+) -> Result<Egdb<R>, EgdbError> {
     Egdb::<R>::supports()?;
     if pieces > 2 * u32::from(super::material::MAX_OF_A_KIND) {
         return Err(EgdbError::TooManyPieces(pieces));
     }
-    std::fs::create_dir_all(dir).map_err(|e| EgdbError::Io(dir.to_path_buf(), e))?;
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir).map_err(|e| EgdbError::Io(dir.to_path_buf(), e))?;
+    }
     let mut db = Egdb::<R>::empty();
     let all: Vec<Material> = Material::all_up_to(pieces)
         .into_iter()
@@ -116,7 +139,7 @@ pub fn build_slices<R: Rules>(
         } else {
             vec![m, m.partner()]
         };
-        if pair.iter().all(|&p| file::exists::<R>(dir, p)) {
+        if let Some(dir) = dir.filter(|dir| pair.iter().all(|&p| file::exists::<R>(dir, p))) {
             for &p in &pair {
                 let packed = file::read::<R>(dir, p, db.layout.size(p))?;
                 db.insert(p, packed.unpack());
@@ -141,9 +164,11 @@ pub fn build_slices<R: Rules>(
             })
         })?;
         let mut bytes = 0;
-        for (&p, values) in pair.iter().zip(&tables) {
-            let packed = Packed::pack(&db.layout, p, values);
-            bytes += file::write::<R>(dir, p, &packed)?;
+        if let Some(dir) = dir {
+            for (&p, values) in pair.iter().zip(&tables) {
+                let packed = Packed::pack(&db.layout, p, values);
+                bytes += file::write::<R>(dir, p, &packed)?;
+            }
         }
         for (&p, values) in pair.iter().zip(tables) {
             db.insert(p, values);

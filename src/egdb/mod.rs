@@ -24,7 +24,7 @@ mod pack;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use build::{build, build_slices, BuildEvent};
+pub use build::{build, build_in_memory, build_slices, BuildEvent};
 pub use index::{Layout, Placement};
 pub use material::Material;
 

@@ -35,6 +35,7 @@ use crate::eval::weights_file;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{squares_of, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
+use crate::search::resources::builtin_egdb;
 use crate::search::resources::{PatternSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
@@ -132,6 +133,9 @@ pub struct EngineHost {
     egdb_path: String,
     /// The most pieces of the endgame tables loaded.
     egdb_pieces: u32,
+    /// Whether to build the small tables of a 32-square variant in memory
+    /// when `egdb_path` gives none (`search::resources::builtin_egdb`).
+    builtin_egdb: bool,
     /// What the last load of resources said (the endgame tables loaded, or
     /// why none were), sent once before the next search.
     note: Option<String>,
@@ -168,6 +172,7 @@ impl EngineHost {
             eval_files: Vec::new(),
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
+            builtin_egdb: true,
             note: None,
             random: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -180,19 +185,21 @@ impl EngineHost {
 
     /// Builds, off the protocol thread, what the first search of the
     /// variant needs and takes a moment to make (the built-in weights, the
-    /// solved kings-only draws, about 0.4 s on 10x10; the shipped book), so that no timed
-    /// move waits for it. A search started before it is done waits (see
+    /// solved kings-only draws, about 0.4 s on 10x10; the small endgame
+    /// tables of 8x8, about 2 s; the shipped book), so that no timed move
+    /// waits for it. A search started before it is done waits (see
     /// `search::solved_draws`): its result is the same either way.
     fn warm_up(&self) {
         let kind = self.variant;
-        std::thread::spawn(move || prepare(kind));
+        let tables = self.builtin_egdb;
+        std::thread::spawn(move || prepare(kind, tables));
     }
 
     /// Waits until what [`EngineHost::warm_up`] builds for the current
     /// variant is ready (at once when it is): the Hub `init` calls it before
     /// it answers `ready`, so that the first timed move never waits.
     pub fn prepare(&self) {
-        prepare(self.variant);
+        prepare(self.variant, self.builtin_egdb);
     }
 
     /// Loads the search resources of the current variant from the
@@ -200,7 +207,7 @@ impl EngineHost {
     /// the built-in weights, with a note.
     fn reload_resources(&mut self) {
         let kind = self.variant;
-        let settings = resource_settings(kind, &self.eval_files, &self.egdb_path, self.egdb_pieces);
+        let settings = self.resource_settings(&self.eval_files);
         self.note = match self.game.load_resources(&settings) {
             Ok(note) => note,
             Err(why) => {
@@ -216,6 +223,24 @@ impl EngineHost {
                     .reduce(|a, b| format!("{a}\n{b}"))
             }
         };
+    }
+
+    /// The resource settings of the current variant: its weights file
+    /// among `files` (the built-in weights when it has none) and the
+    /// endgame tables.
+    fn resource_settings(&self, files: &[(VariantKind, PathBuf)]) -> ResourceSettings {
+        let kind = self.variant;
+        ResourceSettings {
+            patterns: files
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or(PatternSource::Builtin, |(_, path)| {
+                    PatternSource::File(path.clone())
+                }),
+            egdb_path: (!self.egdb_path.is_empty()).then(|| PathBuf::from(&self.egdb_path)),
+            egdb_pieces: self.egdb_pieces,
+            builtin_egdb: self.builtin_egdb,
+        }
     }
 
     /// The variant being played.
@@ -505,30 +530,13 @@ fn answer_from_book(
 /// What the first search of `kind` needs built: the built-in weights, the
 /// solved kings-only draws and the shipped book (one that cannot be read is
 /// simply not used).
-fn prepare(kind: VariantKind) {
+fn prepare(kind: VariantKind, tables: bool) {
     weights_file::builtin(kind);
     crate::rules::with_rules!(kind, R => {
         solved_draws::<R>();
+        if tables {
+            builtin_egdb::<R>();
+        }
     });
     let _ = book::shipped(kind);
-}
-
-/// The resource settings of variant `kind`: its weights file among `files`
-/// (the built-in weights when it has none) and the endgame tables.
-fn resource_settings(
-    kind: VariantKind,
-    files: &[(VariantKind, PathBuf)],
-    egdb_path: &str,
-    egdb_pieces: u32,
-) -> ResourceSettings {
-    ResourceSettings {
-        patterns: files
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(PatternSource::Builtin, |(_, path)| {
-                PatternSource::File(path.clone())
-            }),
-        egdb_path: (!egdb_path.is_empty()).then(|| PathBuf::from(egdb_path)),
-        egdb_pieces,
-    }
 }

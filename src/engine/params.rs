@@ -9,8 +9,8 @@ use super::game_state::new_game_state;
 use super::strength::{level_for_elo, LEVEL_ELO, MAX_LEVEL};
 use super::types::{EngineError, Param, ParamKind};
 use super::{
-    draw_params, resource_settings, warming, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT,
-    MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS,
+    draw_params, warming, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV,
+    MAX_THREADS,
 };
 use crate::book;
 use crate::rules::VariantKind;
@@ -89,7 +89,7 @@ impl EngineHost {
                 name: "egdb-path".to_string(),
                 kind: ParamKind::String,
                 value: self.egdb_path.clone(),
-                help: "directory of the endgame tables (tempo egdb build); empty = none".to_string(),
+                help: "directory of the endgame tables (tempo egdb build); empty = none (but see egdb-builtin)".to_string(),
             },
             int(
                 "egdb-pieces",
@@ -98,6 +98,12 @@ impl EngineHost {
                 MAX_EGDB_PIECES as usize,
                 "most pieces of the endgame tables loaded",
             ),
+            Param {
+                name: "egdb-builtin".to_string(),
+                kind: ParamKind::Bool,
+                value: self.builtin_egdb.to_string(),
+                help: "with egdb-path empty: the endgame tables of up to 4 pieces of the 8x8 variants, built in memory (about 2 s)".to_string(),
+            },
             int(
                 "book-margin",
                 self.options.book_margin as usize,
@@ -153,6 +159,13 @@ impl EngineHost {
             }
             Ok(n)
         };
+        let boolean = || -> Result<bool, EngineError> {
+            match value.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => Ok(true),
+                "false" | "0" | "off" | "no" => Ok(false),
+                _ => Err(bad(&format!("'{value}' is not true or false"))),
+            }
+        };
         match name {
             "variant" => {
                 let kind = VariantKind::parse(value)
@@ -193,11 +206,12 @@ impl EngineHost {
             "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
             "level" => self.options.level = number(1, MAX_LEVEL as usize)? as u32,
             "elo" => self.options.level = level_for_elo(number(0, MAX_ELO)? as u32),
-            "book" => {
-                self.options.book = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" | "1" | "on" | "yes" => true,
-                    "false" | "0" | "off" | "no" => false,
-                    _ => return Err(bad(&format!("'{value}' is not true or false"))),
+            "book" => self.options.book = boolean()?,
+            "egdb-builtin" => {
+                let on = boolean()?;
+                if on != self.builtin_egdb {
+                    self.builtin_egdb = on;
+                    self.reload_resources();
                 }
             }
             "book-file" => {
@@ -234,7 +248,7 @@ impl EngineHost {
                     files.push((kind, PathBuf::from(path)));
                 }
                 // A file that cannot be used leaves the weights in use.
-                let settings = resource_settings(kind, &files, &self.egdb_path, self.egdb_pieces);
+                let settings = self.resource_settings(&files);
                 if let Some(note) = self
                     .game
                     .load_resources(&settings)
