@@ -514,10 +514,10 @@ fn tables_built_in_memory_hold_the_values_of_the_files() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// With no directory of tables, the engine searches the 8x8 variants with
-/// the tables of up to 4 pieces it builds itself (a root they solve is
-/// answered after one iteration), and without them when told so; 10x10
-/// gets none (they would take 13 s to build).
+/// With no directory of tables, or one it cannot use, the engine searches
+/// the 8x8 variants with the tables of up to 4 pieces it builds itself (a
+/// root they solve is answered after one iteration), and without them when
+/// told so; 10x10 gets none (they would take 13 s to build).
 #[test]
 fn the_engine_builds_the_small_8x8_tables_itself() {
     use std::time::Duration;
@@ -528,7 +528,8 @@ fn the_engine_builds_the_small_8x8_tables_itself() {
     let mut engine = EngineHost::new();
     engine.set_param("book", "false").unwrap();
     engine.set_param("variant", "brazilian").unwrap();
-    let depths = |engine: &mut EngineHost| {
+    // The depths reported, and the notes.
+    let search = |engine: &mut EngineHost| {
         // Two kings and a man against a king: a win in 39 plies, longer
         // than a search of 0.3 s proves.
         engine.set_position("W:WK13,K19,22:BK27", &[]).unwrap();
@@ -539,16 +540,31 @@ fn the_engine_builds_the_small_8x8_tables_itself() {
         };
         engine.go(GoMode::Think, limits, tx).unwrap();
         engine.wait();
-        rx.try_iter()
-            .filter_map(|e| match e {
-                EngineEvent::Info(info) => Some(info.depth),
-                _ => None,
-            })
-            .collect::<Vec<u32>>()
+        let (mut depths, mut notes) = (Vec::new(), Vec::new());
+        for event in rx.try_iter() {
+            match event {
+                EngineEvent::Info(info) => depths.push(info.depth),
+                EngineEvent::Note(note) => notes.push(note),
+                _ => {}
+            }
+        }
+        (depths, notes)
     };
-    assert_eq!(depths(&mut engine), [1], "solved by the built-in tables");
+    assert_eq!(
+        search(&mut engine),
+        (vec![1], vec![]),
+        "solved by the built-in tables"
+    );
+    engine.set_param("egdb-path", "no/such/directory").unwrap();
+    let (depths, notes) = search(&mut engine);
+    assert_eq!(depths, [1], "the built-in tables stand in");
+    assert!(
+        notes[0].contains("playing with the built-in tables of up to 4 pieces"),
+        "{notes:?}"
+    );
+    engine.set_param("egdb-path", "").unwrap();
     engine.set_param("egdb-builtin", "false").unwrap();
-    assert!(depths(&mut engine).len() > 1, "searched without tables");
+    assert!(search(&mut engine).0.len() > 1, "searched without tables");
     assert!(engine.set_param("egdb-builtin", "maybe").is_err());
 }
 

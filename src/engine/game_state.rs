@@ -139,7 +139,12 @@ impl<R: Rules> VariantGame for GameState<R> {
                     ..settings.clone()
                 };
                 let resources = self.resources.reload(&self.loaded, &without)?;
-                let note = format!("egdb: {why}; playing without endgame tables");
+                let note = match resources.egdb_pieces() {
+                    0 => format!("egdb: {why}; playing without endgame tables"),
+                    n => {
+                        format!("egdb: {why}; playing with the built-in tables of up to {n} pieces")
+                    }
+                };
                 (resources, without, Some(note))
             }
             Err(e) => return Err(e),

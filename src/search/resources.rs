@@ -8,6 +8,8 @@
 //! The solved kings-only draws (`rules::draw::SolvedDraws`) are not a
 //! setting: every search of a variant uses them, built once per process
 //! by [`solved_draws`] before the first search of that variant starts.
+//! The small endgame tables of the 8x8 variants ([`builtin_egdb`]) are
+//! built the same way, where the settings ask for them.
 
 use std::any::Any;
 use std::fmt;
