@@ -671,3 +671,23 @@ fn kings_against_a_king_on_10x10() {
     assert!(longest <= 50, "4K v K: a win of {longest} plies");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Turkish pieces move along files and rows, which the builder's unmoves
+/// do not walk: its tables were wrong (`B:WKa4:BKd2,e6`, two kings against
+/// one, a win in 33 plies by the plain solver, came out drawn), so the
+/// variant has none, refused by name, as Frisian is.
+#[test]
+fn variants_moving_along_files_and_rows_have_no_tables() {
+    use tempo::rules::{Frisian, Turkish};
+    for refused in [
+        Egdb::<Turkish>::supports().unwrap_err(),
+        Egdb::<Frisian>::supports().unwrap_err(),
+    ] {
+        assert!(
+            refused.to_string().contains("no endgame databases"),
+            "{refused}"
+        );
+    }
+    assert!(Egdb::<Brazilian>::supports().is_ok());
+    assert!(tempo::search::resources::builtin_egdb::<Turkish>().is_none());
+}

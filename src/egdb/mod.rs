@@ -160,7 +160,7 @@ impl fmt::Display for EgdbError {
         match self {
             EgdbError::Unsupported(variant) => write!(
                 f,
-                "{variant}: no endgame databases for this variant (they cover the variants with diagonal captures whose goal is to take or block every piece)"
+                "{variant}: no endgame databases for this variant (they cover the variants with diagonal moves and captures whose goal is to take or block every piece)"
             ),
             EgdbError::Io(path, e) => write!(f, "{}: {e}", path.display()),
             EgdbError::BadFile(path, why) => {
@@ -226,10 +226,15 @@ impl<R: Rules> fmt::Debug for Egdb<R> {
 
 impl<R: Rules> Egdb<R> {
     /// Whether the variant's rules are ones the databases solve: the normal
-    /// goal, diagonal captures only (the builder unmakes diagonal moves) and
-    /// no king-move limit (a position would need its king runs).
+    /// goal, diagonal moves and captures only (the builder unmakes diagonal
+    /// moves; Turkish pieces move and take along the files and rows) and no
+    /// king-move limit (a position would need its king runs).
     pub fn supports() -> Result<(), EgdbError> {
-        if R::GOAL == Goal::Normal && !R::ORTHOGONAL_CAPTURES && R::KING_MOVE_LIMIT == 0 {
+        if R::GOAL == Goal::Normal
+            && !R::ORTHOGONAL_MOVES
+            && !R::ORTHOGONAL_CAPTURES
+            && R::KING_MOVE_LIMIT == 0
+        {
             Ok(())
         } else {
             Err(EgdbError::Unsupported(R::NAME))
