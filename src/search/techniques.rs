@@ -73,6 +73,16 @@ pub struct Techniques {
     /// static score at least beta, searches the position with the opponent
     /// to move again; a fail high there cuts (0: off).
     pub null_move: u32,
+    /// Late-move reduction = base + ln(depth) ln(move index) / divisor:
+    /// the divisor in hundredths (0: no late-move reductions). 1.5 instead
+    /// of 2.0 scored 51.9% over 400 games at 0.1 s a move (1.7: 49.9%).
+    pub lmr_divisor: u32,
+    /// The base of the late-move reduction above, in hundredths of a ply.
+    pub lmr_base: u32,
+    /// Half-width of the first aspiration window at the root, in
+    /// hundredths of a man (0: a full window). 15 instead of 25 scored
+    /// 53.0% over 400 games at 0.1 s a move; 10 instead of 15 51.25%.
+    pub aspiration: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -89,7 +99,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 16] = [
+pub const TECHNIQUES: [Technique; 19] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -186,6 +196,24 @@ pub const TECHNIQUES: [Technique; 16] = [
         default: 0,
         help: "null-move pruning: the extra plies by which a quiet node outside the principal line searches the position with the opponent to move again (0 = off)",
     },
+    Technique {
+        name: "lmr-divisor",
+        max: 1000,
+        default: 150,
+        help: "late-move reduction = base + ln(depth) ln(move index) / this, in hundredths (0 = no late-move reductions)",
+    },
+    Technique {
+        name: "lmr-base",
+        max: 400,
+        default: 75,
+        help: "the base of the late-move reduction, hundredths of a ply",
+    },
+    Technique {
+        name: "aspiration",
+        max: 500,
+        default: 10,
+        help: "half-width of the first aspiration window at the root, hundredths of a man (0 = full window)",
+    },
 ];
 
 impl Default for Techniques {
@@ -208,6 +236,9 @@ impl Default for Techniques {
             cut_reduction: 0,
             transposition_cutoffs: 0,
             null_move: 0,
+            lmr_divisor: 0,
+            lmr_base: 0,
+            aspiration: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -238,6 +269,9 @@ impl Techniques {
             "cut-reduction" => Some(&mut self.cut_reduction),
             "transposition-cutoffs" => Some(&mut self.transposition_cutoffs),
             "null-move" => Some(&mut self.null_move),
+            "lmr-divisor" => Some(&mut self.lmr_divisor),
+            "lmr-base" => Some(&mut self.lmr_base),
+            "aspiration" => Some(&mut self.aspiration),
             _ => None,
         }
     }

@@ -17,8 +17,6 @@ use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use once_cell::sync::Lazy;
-
 use super::tt::{prefetch_line, Bound, MoveHint};
 use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
@@ -35,14 +33,6 @@ use root::RootMove;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Late-move reduction = LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR,
-/// a ply less for a move with a positive history (the technique
-/// `lmr-history`), none for a move that threatens a capture (`lmr-threats`).
-/// A divisor of 1.5 instead of 2.0 scored 51.9% over 400 games at 0.1 s a
-/// move and reaches depth 18 from the start with 40% of the nodes (1.7:
-/// 49.9%; reducing more for moves with a bad history: 48%).
-const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = 1.5;
 /// Futility pruning (the technique `futility-prune`) applies up to this
 /// depth.
 const FUTILITY_PRUNE_DEPTH: i32 = 3;
@@ -113,8 +103,6 @@ pub(super) struct Worker<'a, R: Rules> {
     contempt: i32,
     /// The optional techniques this search uses.
     techniques: Techniques,
-    /// Late-move reductions by [depth][move index].
-    reductions: &'static [[i32; 64]; 64],
     /// The learned part of the evaluation.
     patterns: Arc<Patterns>,
     /// Endgame databases, if loaded.
@@ -157,6 +145,10 @@ struct Buffers {
     /// The variant and the weights whose scores `eval_cache` holds (the
     /// weights held, so that no others can come to the same address).
     eval_cache_owner: Option<(VariantKind, Arc<Patterns>)>,
+    /// Late-move reductions by [depth][move index], and the techniques'
+    /// base and divisor they were worked out for.
+    reductions: Vec<[i32; 64]>,
+    reductions_for: Option<(u32, u32)>,
 }
 
 impl Buffers {
@@ -176,6 +168,8 @@ impl Buffers {
             evals: vec![NO_EVAL; MAX_PLY + 1],
             eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
             eval_cache_owner: None,
+            reductions: vec![[0; 64]; 64],
+            reductions_for: None,
         }
     }
 
@@ -223,6 +217,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             buffers.eval_cache.fill(0);
             buffers.eval_cache_owner = Some((R::KIND, Arc::clone(weights)));
         }
+        let lmr = (setup.techniques.lmr_base, setup.techniques.lmr_divisor);
+        if buffers.reductions_for != Some(lmr) {
+            fill_reductions(&mut buffers.reductions, lmr.0, lmr.1);
+            buffers.reductions_for = Some(lmr);
+        }
         Worker {
             id,
             shared,
@@ -234,7 +233,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_clocks: setup.clocks,
             contempt: setup.contempt,
             techniques: setup.techniques,
-            reductions: &REDUCTIONS,
             patterns: Arc::clone(&setup.resources.patterns),
             egdb: setup.resources.egdb.clone(),
             egdb_pieces: setup.resources.egdb_pieces(),
@@ -737,11 +735,12 @@ impl<'a, R: Rules> Worker<'a, R> {
                 } else if depth >= 3
                     && quiet
                     && extension == 0
+                    && self.techniques.lmr_divisor != 0
                     && i >= if pv_node { 4 } else { 2 }
                     && !self.buf.killers[ply].contains(&mv)
                     && !(self.techniques.lmr_threats != 0 && threatens(&child))
                 {
-                    let r = self.reductions[(depth as usize).min(63)][i.min(63)];
+                    let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
                     let trusted = self.techniques.lmr_history != 0 && self.history_of(mv) > 0;
                     let cut = if kind == NodeKind::Cut {
                         self.techniques.cut_reduction as i32
@@ -991,20 +990,23 @@ fn late_move_limit(depth: i32, scale: u32) -> usize {
     }
 }
 
-/// Late-move reductions by [depth][move index], worked out once for every
-/// search: they grow with the logarithms of the depth and of the move's
-/// place in the ordering.
-static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut table = [[0i32; 64]; 64];
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (i, r) in row.iter_mut().enumerate().skip(1) {
-            let d = (depth as f64).ln();
-            let m = (i as f64).ln();
-            *r = (LMR_BASE + d * m / LMR_DIVISOR) as i32;
+/// Late-move reductions by [depth][move index] for the techniques' base and
+/// divisor (hundredths): base + ln(depth) ln(move index) / divisor, growing
+/// with the logarithms of the depth and of the move's place in the
+/// ordering (none with divisor 0).
+fn fill_reductions(table: &mut [[i32; 64]], base: u32, divisor: u32) {
+    for (depth, row) in table.iter_mut().enumerate() {
+        for (i, r) in row.iter_mut().enumerate() {
+            *r = if depth == 0 || i == 0 || divisor == 0 {
+                0
+            } else {
+                let d = (depth as f64).ln();
+                let m = (i as f64).ln();
+                (f64::from(base) / 100.0 + d * m * 100.0 / f64::from(divisor)) as i32
+            };
         }
     }
-    table
-});
+}
 
 /// The score of a side to move with no legal move: lost, but won in Losing.
 #[inline(always)]

@@ -9,10 +9,6 @@ use super::{no_move_score, NodeKind, Worker};
 use crate::rules::{Move, Rules};
 use crate::search::{Iteration, SearchResult, SearchSetup, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
-/// Half-width of the first aspiration window, in hundredths of a man.
-/// 15 instead of 25 scored 53.0% over 400 games at 0.1 s a move (+70 =284
-/// -46); 10 instead of 15 51.25% (+65 =280 -55).
-const ASPIRATION: i32 = 10;
 /// A fall of the score between iterations (hundredths of a man) that earns
 /// the move more time.
 const SCORE_DROP: i32 = 30;
@@ -219,8 +215,8 @@ impl<R: Rules> Worker<'_, R> {
     /// widening it on failure; the line's move and score end at `line` of
     /// the root moves.
     fn aspiration(&mut self, depth: i32, line: usize, guess: i32) {
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && guess.abs() < MATE_BOUND {
+        let mut delta = self.techniques.aspiration as i32;
+        let (mut alpha, mut beta) = if delta > 0 && depth >= 4 && guess.abs() < MATE_BOUND {
             (guess - delta, guess + delta)
         } else {
             (-INFINITY, INFINITY)
