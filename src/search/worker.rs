@@ -1089,4 +1089,18 @@ mod tests {
         assert_eq!(stored, MATE - 3);
         assert_eq!(from_table(stored, 2), MATE - 5);
     }
+
+    #[test]
+    fn reductions_follow_base_and_divisor() {
+        let mut table = vec![[0; 64]; 64];
+        fill_reductions(&mut table, 75, 150);
+        // 0.75 + ln 10 ln 10 / 1.5 = 4.28; 0.75 + ln 3 ln 2 / 1.5 = 1.26.
+        assert_eq!((table[10][10], table[3][2], table[1][40]), (4, 1, 0));
+        assert_eq!((table[0][5], table[5][0]), (0, 0));
+        // More base, a smaller divisor: more reduction.
+        fill_reductions(&mut table, 125, 100);
+        assert_eq!(table[10][10], 6);
+        fill_reductions(&mut table, 75, 0);
+        assert!(table.iter().flatten().all(|&r| r == 0));
+    }
 }
