@@ -303,6 +303,29 @@ impl HubClient {
         }
     }
 
+    /// Sets a parameter between games and makes sure the engine took it:
+    /// `set-param`, then `ping`; an `error` line before the `pong` is the
+    /// engine refusing the value.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        self.send(&format!("set-param name={name} value=\"{value}\""))?;
+        self.send("ping")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let line = self.next_line(deadline, "pong")?;
+            match split_line(&line) {
+                Some(("pong", _)) => return Ok(()),
+                Some(("error", rest)) => {
+                    return Err(ClientError::Protocol(format!(
+                        "{} refused {name}={value}: {}",
+                        self.name,
+                        rest.trim()
+                    )))
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Tells the engine a new game starts.
     pub fn new_game(&mut self) -> Result<(), ClientError> {
         self.send("new-game")

@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod openings;
+pub mod spsa;
 pub mod stats;
 mod steal;
 
@@ -387,9 +388,12 @@ fn worker(
     }
 }
 
-/// Plays game `index`; an engine that fails loses the game and is restarted
-/// for the next one. An engine that cannot be started is no game: `Err`.
-fn play_game<R: Rules>(
+/// Plays game `index` of `config` (its opening `index / 2`, the first
+/// engine White when `index` is even) with the engines in `clients`, started
+/// here when absent; an engine that fails loses the game and is dropped, to
+/// be started again for the next one. An engine that cannot be started is no
+/// game: `Err`.
+pub fn play_game<R: Rules>(
     config: &MatchConfig,
     index: usize,
     clients: &mut [Option<HubClient>; 2],

@@ -162,10 +162,20 @@ fn engines_named(who: &str, specs: &[EngineSpec]) -> Vec<usize> {
 }
 
 fn control(args: &MatchArgs) -> Result<TimeControl, String> {
-    if let Some(tc) = &args.tc {
+    parse_control(args.tc.as_deref(), args.movetime, args.depth, args.nodes)
+}
+
+/// The one control given: a clock, a time a move, a depth or nodes a move.
+pub(super) fn parse_control(
+    tc: Option<&str>,
+    movetime: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> Result<TimeControl, String> {
+    if let Some(tc) = tc {
         return TimeControl::parse_clock(tc);
     }
-    if let Some(mt) = args.movetime {
+    if let Some(mt) = movetime {
         if !mt.is_finite() || mt <= 0.0 {
             return Err(format!(
                 "--movetime {mt} must be a positive number of seconds"
@@ -173,19 +183,28 @@ fn control(args: &MatchArgs) -> Result<TimeControl, String> {
         }
         return Ok(TimeControl::MoveTime(Duration::from_secs_f64(mt)));
     }
-    if let Some(d) = args.depth {
+    if let Some(d) = depth {
         if d == 0 {
             return Err("--depth must be at least 1".to_string());
         }
         return Ok(TimeControl::Depth(d));
     }
-    if let Some(n) = args.nodes {
+    if let Some(n) = nodes {
         if n == 0 {
             return Err("--nodes must be at least 1".to_string());
         }
         return Ok(TimeControl::Nodes(n));
     }
     Err("give one of --tc, --movetime, --depth or --nodes".to_string())
+}
+
+/// The openings of `--openings`: a file, or `builtin`.
+pub(super) fn load_openings<R: Rules>(arg: &str) -> Result<Vec<openings::Opening>, String> {
+    if arg == "builtin" {
+        return Ok(openings::builtin::<R>());
+    }
+    let text = std::fs::read_to_string(arg).map_err(|e| format!("--openings {arg}: {e}"))?;
+    openings::parse::<R>(&text, arg)
 }
 
 /// The control of each engine: `control` scaled by its `--time-odds`.
@@ -214,13 +233,7 @@ fn controls(
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let engines = engine_specs(args)?;
     let controls = controls(args, control(args)?, &engines)?;
-    let openings = if args.openings == "builtin" {
-        openings::builtin::<R>()
-    } else {
-        let text = std::fs::read_to_string(&args.openings)
-            .map_err(|e| format!("--openings {}: {e}", args.openings))?;
-        openings::parse::<R>(&text, &args.openings)?
-    };
+    let openings = load_openings::<R>(&args.openings)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut pdn_file = match &args.pdn {
         Some(path) => Some(

@@ -25,6 +25,7 @@ mod resources;
 mod selfplay;
 mod tactics;
 mod train;
+mod tune;
 mod weights;
 
 use std::io::{self, Write};
@@ -123,6 +124,9 @@ pub enum Command {
     /// Search positions with a known winning shot; say which were found and
     /// when.
     Tactics(tactics::TacticsArgs),
+    /// Tune engine parameters by SPSA over game pairs; resumes from its
+    /// state file.
+    Tune(tune::TuneArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -143,6 +147,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Weights(args)) => weights::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
         Some(Command::Tactics(args)) => tactics::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
     }
 }
 
