@@ -15,7 +15,8 @@
 //! θ ← θ + (a_k / c_k²) · c_k · result · δ,   result = wins - losses of θ+
 //! ```
 //! The perturbation of a pair depends only on the seed and the pair's
-//! number, so a run stopped and resumed draws what an unbroken run would.
+//! number, so a run stopped and resumed draws what an unbroken run would
+//! (pairs played at once and unfinished at the stop are played again).
 //! The state (the schedule, pairs played, the parameters, the tally) is
 //! plain text, saved after every pair.
 
