@@ -343,14 +343,19 @@ mod tests {
         assert!((900..1100).contains(&plus), "{plus}");
     }
 
-    #[test]
-    fn a_pair_won_by_the_plus_side_moves_every_parameter_its_way() {
+    /// A run of 100 pairs over two parameters, at its start.
+    fn two_parameter_run() -> Run {
         let s = Schedule {
             pairs: 100,
             rate: 0.05,
             seed: 3,
         };
-        let mut run = Run::new(s, vec![param("a=150:100:250:10"), param("b=75:0:200:5")]);
+        Run::new(s, vec![param("a=150:100:250:10"), param("b=75:0:200:5")])
+    }
+
+    #[test]
+    fn a_pair_won_by_the_plus_side_moves_every_parameter_its_way() {
+        let mut run = two_parameter_run();
         let pair = run.pair(1);
         for (i, p) in run.params.iter().enumerate() {
             let toward = (pair.plus[i] - pair.minus[i]).signum() as f64;
@@ -388,12 +393,7 @@ mod tests {
 
     #[test]
     fn the_state_survives_text() {
-        let s = Schedule {
-            pairs: 100,
-            rate: 0.05,
-            seed: 3,
-        };
-        let mut run = Run::new(s, vec![param("a=150:100:250:10"), param("b=75:0:200:5")]);
+        let mut run = two_parameter_run();
         let pair = run.pair(1);
         run.apply(&pair, [2, 0, 0]);
         let back = Run::parse(&run.to_text()).unwrap();

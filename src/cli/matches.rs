@@ -33,19 +33,9 @@ pub struct MatchArgs {
     /// played with both colours).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
-    /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
-    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    pub tc: Option<String>,
-    /// Fixed time per move in seconds.
-    #[arg(long, value_name = "S", conflicts_with_all = ["depth", "nodes"])]
-    pub movetime: Option<f64>,
-    /// Fixed search depth.
-    #[arg(long, value_name = "D", conflicts_with = "nodes")]
-    pub depth: Option<u32>,
-    /// Fixed nodes a move: a match no load of the machine sways (equal
-    /// time only where both engines search as many nodes a second).
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<u64>,
+    /// The thinking time of each engine.
+    #[command(flatten)]
+    pub control: ControlArgs,
     /// Openings: a file, or "builtin" (every opening of one move each).
     #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub openings: String,
@@ -161,17 +151,38 @@ fn engines_named(who: &str, specs: &[EngineSpec]) -> Vec<usize> {
     }
 }
 
+/// The clock of a match or a tuning run: one of a clock, a time a move, a
+/// depth or nodes a move.
+#[derive(Debug, Args)]
+pub struct ControlArgs {
+    /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    pub tc: Option<String>,
+    /// Fixed time per move in seconds.
+    #[arg(long, value_name = "S", conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<f64>,
+    /// Fixed search depth.
+    #[arg(long, value_name = "D", conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes a move: games no load of the machine sways (equal
+    /// time only where both engines search as many nodes a second).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+}
+
 fn control(args: &MatchArgs) -> Result<TimeControl, String> {
-    parse_control(args.tc.as_deref(), args.movetime, args.depth, args.nodes)
+    parse_control(&args.control)
 }
 
 /// The one control given: a clock, a time a move, a depth or nodes a move.
-pub(super) fn parse_control(
-    tc: Option<&str>,
-    movetime: Option<f64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-) -> Result<TimeControl, String> {
+pub(super) fn parse_control(args: &ControlArgs) -> Result<TimeControl, String> {
+    let ControlArgs {
+        tc,
+        movetime,
+        depth,
+        nodes,
+    } = args;
+    let (movetime, depth, nodes) = (*movetime, *depth, *nodes);
     if let Some(tc) = tc {
         return TimeControl::parse_clock(tc);
     }

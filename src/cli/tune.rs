@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::matches::{load_openings, parse_control};
+use super::matches::{load_openings, parse_control, ControlArgs};
 use super::VariantArg;
 use crate::arena::spsa::{Pair, Param, Run, Schedule};
 use crate::arena::{play_game, Adjudication, EngineSpec, GameRecord, HubClient, MatchConfig};
@@ -48,15 +48,9 @@ pub struct TuneArgs {
     /// The variant.
     #[arg(long, value_enum, default_value = "international")]
     pub variant: VariantArg,
-    /// Clock per engine: [moves/]seconds[+increment], e.g. 10+0.1.
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
-    pub tc: Option<String>,
-    /// Fixed time per move in seconds.
-    #[arg(long, value_name = "S", conflicts_with = "nodes")]
-    pub movetime: Option<f64>,
-    /// Fixed nodes a move.
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<u64>,
+    /// The thinking time of each engine.
+    #[command(flatten)]
+    pub control: ControlArgs,
     /// Openings: a file, or "builtin"; pair k plays opening k (cycling).
     #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub openings: String,
@@ -167,7 +161,7 @@ struct Shared {
 
 fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
     let run = start_or_resume(args)?;
-    let control = parse_control(args.tc.as_deref(), args.movetime, None, args.nodes)?;
+    let control = parse_control(&args.control)?;
     let openings = load_openings::<R>(&args.openings)?;
     let command = match &args.engine {
         Some(command) => command.clone(),
