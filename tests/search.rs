@@ -403,6 +403,8 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     assert!(nodes(&["transposition-cutoffs=4"]) < BENCH_DEPTH_7);
     // Null-move pruning cuts nodes whose opponent, moving twice, fails low.
     assert!(nodes(&["null-move=2"]) < BENCH_DEPTH_7);
+    // Without the extension a forced reply costs a ply: a smaller tree.
+    assert!(nodes(&["forced-extension=0"]) < BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.
     let err = bench(&bench_args(1, &["futility-prune=301"]), &mut |_| {}).unwrap_err();
     assert!(err.contains("futility-prune"), "{err}");

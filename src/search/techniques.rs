@@ -3,7 +3,8 @@
 //! tactics` set them from, so that a technique is measured as it is played.
 //! Each has the default the games chose (benches/RESULTS.md, "Search
 //! experiments"): all are off (0) but the reverse-futility margin and
-//! depth and the late-move pruning count.
+//! depth, the late-move pruning count and reductions, the aspiration
+//! window and the forced-reply extension.
 
 /// The techniques of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +84,9 @@ pub struct Techniques {
     /// hundredths of a man (0: a full window). 15 instead of 25 scored
     /// 53.0% over 400 games at 0.1 s a move; 10 instead of 15 51.25%.
     pub aspiration: u32,
+    /// A move that is the only legal one searched a ply deeper (1: a
+    /// forced reply costs no depth; 0: it costs a ply like any other).
+    pub forced_extension: u32,
 }
 
 /// One technique: its name, its range, its default and what it does.
@@ -99,7 +103,7 @@ pub struct Technique {
 }
 
 /// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 19] = [
+pub const TECHNIQUES: [Technique; 20] = [
     Technique {
         name: "threat-plies",
         max: 2,
@@ -214,6 +218,12 @@ pub const TECHNIQUES: [Technique; 19] = [
         default: 10,
         help: "half-width of the first aspiration window at the root, hundredths of a man (0 = full window)",
     },
+    Technique {
+        name: "forced-extension",
+        max: 1,
+        default: 1,
+        help: "1 = a move that is the only legal one is searched a ply deeper (0 = no extension)",
+    },
 ];
 
 impl Default for Techniques {
@@ -239,6 +249,7 @@ impl Default for Techniques {
             lmr_divisor: 0,
             lmr_base: 0,
             aspiration: 0,
+            forced_extension: 0,
         };
         for technique in TECHNIQUES {
             if let Some(field) = t.field(technique.name) {
@@ -272,6 +283,7 @@ impl Techniques {
             "lmr-divisor" => Some(&mut self.lmr_divisor),
             "lmr-base" => Some(&mut self.lmr_base),
             "aspiration" => Some(&mut self.aspiration),
+            "forced-extension" => Some(&mut self.forced_extension),
             _ => None,
         }
     }

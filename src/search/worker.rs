@@ -598,11 +598,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         if early.is_none() {
             n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
         }
-        // A forced reply costs no depth.
-        let forced = match early {
-            Some(_) => count_moves(pos, &mut list) == 1,
-            None => n == 1,
-        };
+        // A forced reply costs no depth (the technique `forced-extension`).
+        let forced = self.techniques.forced_extension != 0
+            && match early {
+                Some(_) => count_moves(pos, &mut list) == 1,
+                None => n == 1,
+            };
         let extension = (forced && ply < MAX_PLY / 2) as i32;
         let new_depth = depth - 1 + extension;
         // Children at the horizon go to quiescence, which needs no draw
