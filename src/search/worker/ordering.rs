@@ -12,7 +12,10 @@ const ORDER_HINT: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 24;
 const ORDER_KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
 const ORDER_COUNTERMOVE: i32 = (1 << 22) - 2;
-const HISTORY_MAX: i32 = 1 << 20;
+/// History scores stay within ±this: each update moves a score by its
+/// bonus less the share of the bonus the score already holds of the limit,
+/// so a move's score follows its recent cuts and never needs rescaling.
+const HISTORY_LIMIT: i32 = 1 << 14;
 
 impl<R: Rules> Worker<'_, R> {
     /// Lists the moves of `pos` (its captures when it must capture) with
@@ -79,7 +82,7 @@ impl<R: Rules> Worker<'_, R> {
     }
 
     /// A quiet move caused a cut: remember it as a killer and in the history;
-    /// the quiet moves tried before it lose a little.
+    /// the quiet moves tried before it lose as much.
     pub(super) fn reward(&mut self, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
         let killers = &mut self.buf.killers[ply];
         if killers[0] != mv {
@@ -89,21 +92,21 @@ impl<R: Rules> Worker<'_, R> {
         if self.techniques.countermove != 0 && ply > 0 {
             self.buf.countermoves[history_index(self.buf.played[ply - 1])] = mv;
         }
-        let bonus = depth * depth;
-        let slot = &mut self.buf.history[history_index(mv)];
-        *slot += bonus;
-        if *slot > HISTORY_MAX {
-            for h in &mut self.buf.history {
-                *h /= 2;
-            }
-        }
+        let bonus = (4 * depth * depth).min(HISTORY_LIMIT / 4);
+        gravitate(&mut self.buf.history[history_index(mv)], bonus);
         for &other in tried {
             if !other.is_capture() {
-                let h = &mut self.buf.history[history_index(other)];
-                *h = (*h - bonus / 2).max(-HISTORY_MAX);
+                gravitate(&mut self.buf.history[history_index(other)], -bonus);
             }
         }
     }
+}
+
+/// Moves a history score by `bonus` (negative for a malus), damped by how
+/// near the score already is to the limit on that side.
+#[inline(always)]
+fn gravitate(score: &mut i32, bonus: i32) {
+    *score += bonus - *score * bonus.abs() / HISTORY_LIMIT;
 }
 
 #[inline(always)]
