@@ -130,3 +130,25 @@ pub(super) fn pick(moves: &mut [Move], order: &mut [i32], i: usize) -> Move {
     order.swap(i, best);
     moves[i]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_scores_stay_within_the_limit_and_follow_recent_cuts() {
+        let mut score = 0;
+        gravitate(&mut score, 400);
+        assert_eq!(score, 400);
+        // Cuts keep adding less as the score nears the limit, never past it.
+        for _ in 0..1000 {
+            gravitate(&mut score, HISTORY_LIMIT / 4);
+        }
+        assert!((HISTORY_LIMIT * 9 / 10..=HISTORY_LIMIT).contains(&score));
+        // A run of failures takes it as far the other way.
+        for _ in 0..1000 {
+            gravitate(&mut score, -HISTORY_LIMIT / 4);
+        }
+        assert!((-HISTORY_LIMIT..=-HISTORY_LIMIT * 9 / 10).contains(&score));
+    }
+}
