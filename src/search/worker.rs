@@ -13,9 +13,10 @@ mod ordering;
 mod quiesce;
 mod root;
 
-use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use super::tt::{prefetch_line, Bound, MoveHint};
 use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -114,11 +115,11 @@ pub(super) struct Worker<'a, R: Rules> {
     stopped: bool,
 }
 
-/// The per-ply buffers and the move-ordering tables of a worker. A thread
-/// keeps those of its last search in `SPARE` and the next search takes them
-/// back, emptied and zeroed (but for the static scores of the same
-/// variant and weights): a search of a few thousand nodes (self-play)
-/// spent 5% of its time allocating and freeing them.
+/// The per-ply buffers and the move-ordering tables of a worker. A worker
+/// gives them back to the process's pool of spares ([`SPARE`]) and the
+/// next one takes them, emptied and zeroed (but for the static scores of
+/// the same variant and weights): a search of a few thousand nodes
+/// (self-play) spent 5% of its time allocating and freeing them.
 #[derive(Default)]
 struct Buffers {
     lists: Vec<MoveList>,
@@ -190,25 +191,47 @@ impl Buffers {
     }
 }
 
-thread_local! {
-    /// The buffers of the last worker this thread ran, for the next one.
-    static SPARE: RefCell<Option<Buffers>> = const { RefCell::new(None) };
+/// The most spare buffers the pool keeps (each under 1 MiB): more than
+/// the workers that search at once in any use of the engine.
+const MAX_SPARES: usize = 64;
+
+/// Buffers of finished workers, for the next ones. One pool for the
+/// process rather than one spare a thread: Hub play starts every search on
+/// a new thread, which would otherwise allocate its buffers afresh and
+/// begin with an empty cache of static scores at every move.
+static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
+
+/// Spare buffers from the pool, those that hold static scores of `kind`
+/// with `weights` if any do, or fresh ones.
+fn take_spare(kind: VariantKind, weights: &Arc<Patterns>) -> Buffers {
+    let mut spares = SPARE.lock();
+    let same = spares.iter().rposition(|b| {
+        b.eval_cache_owner
+            .as_ref()
+            .is_some_and(|(k, w)| *k == kind && Arc::ptr_eq(w, weights))
+    });
+    let taken = match same {
+        Some(i) => Some(spares.swap_remove(i)),
+        None => spares.pop(),
+    };
+    drop(spares);
+    taken.map_or_else(Buffers::new, Buffers::reset)
 }
 
 impl<R: Rules> Drop for Worker<'_, R> {
     fn drop(&mut self) {
         let buffers = std::mem::take(&mut self.buf);
-        // A thread being torn down has no spare to keep.
-        let _ = SPARE.try_with(|spare| *spare.borrow_mut() = Some(buffers));
+        let mut spares = SPARE.lock();
+        if spares.len() < MAX_SPARES {
+            spares.push(buffers);
+        }
     }
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
-        let mut buffers = SPARE
-            .with(|spare| spare.borrow_mut().take())
-            .map_or_else(Buffers::new, Buffers::reset);
         let weights = &setup.resources.patterns;
+        let mut buffers = take_spare(R::KIND, weights);
         if !buffers
             .eval_cache_owner
             .as_ref()
