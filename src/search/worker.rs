@@ -174,6 +174,14 @@ impl Buffers {
         }
     }
 
+    /// Whether the cache of static scores holds those of `kind` with
+    /// `weights`.
+    fn holds_scores_of(&self, kind: VariantKind, weights: &Arc<Patterns>) -> bool {
+        self.eval_cache_owner
+            .as_ref()
+            .is_some_and(|(k, w)| *k == kind && Arc::ptr_eq(w, weights))
+    }
+
     /// Used buffers made as good as fresh ones: every list empty, the
     /// killers and the history zero, so that a search never depends on the
     /// one before it.
@@ -205,11 +213,9 @@ static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
 /// with `weights` if any do, or fresh ones.
 fn take_spare(kind: VariantKind, weights: &Arc<Patterns>) -> Buffers {
     let mut spares = SPARE.lock();
-    let same = spares.iter().rposition(|b| {
-        b.eval_cache_owner
-            .as_ref()
-            .is_some_and(|(k, w)| *k == kind && Arc::ptr_eq(w, weights))
-    });
+    let same = spares
+        .iter()
+        .rposition(|b| b.holds_scores_of(kind, weights));
     let taken = match same {
         Some(i) => Some(spares.swap_remove(i)),
         None => spares.pop(),
@@ -232,11 +238,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
         let weights = &setup.resources.patterns;
         let mut buffers = take_spare(R::KIND, weights);
-        if !buffers
-            .eval_cache_owner
-            .as_ref()
-            .is_some_and(|(kind, w)| *kind == R::KIND && Arc::ptr_eq(w, weights))
-        {
+        if !buffers.holds_scores_of(R::KIND, weights) {
             buffers.eval_cache.fill(0);
             buffers.eval_cache_owner = Some((R::KIND, Arc::clone(weights)));
         }
