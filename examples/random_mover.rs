@@ -6,6 +6,12 @@
 //! argument (default 1), so its games are reproducible. It speaks the Hub
 //! numbering of each variant (pydraughts', as `tempo hub` does by default),
 //! translating with `protocol::hub::Wire`.
+//!
+//! With `--scan1` it speaks Scan 2.0's first Hub protocol instead
+//! (International only: `name` lines, `pos` with a lower-case side letter,
+//! `move`, `go` answered by `info` and `move`) and, as Scan does, reads its
+//! settings from `scan.ini` in its working directory (its `seed = N` line),
+//! refusing to start without one.
 
 use std::io::{BufRead, Write};
 
@@ -43,10 +49,12 @@ fn choose<R: Rules>(pos: &str, moves: &str, seed: &mut u64) -> Option<String> {
 }
 
 fn main() {
-    let mut seed: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut seed: u64 = args.iter().find_map(|s| s.parse().ok()).unwrap_or(1);
+    if args.iter().any(|a| a == "--scan1") {
+        scan1(seed);
+        return;
+    }
     let mut variant = VariantKind::International;
     let (mut pos, mut moves) = (String::new(), String::new());
     let stdout = std::io::stdout();
@@ -74,6 +82,63 @@ fn main() {
                     Some(mv) => format!("done move={mv}"),
                     None => "error message=\"no legal move\"".to_string(),
                 })
+            }
+            Some("quit") => break,
+            _ => None,
+        };
+        if let Some(text) = reply {
+            if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Plays in Scan 2.0's first Hub protocol, seeded from `scan.ini`.
+fn scan1(mut seed: u64) {
+    let ini = match std::fs::read_to_string("scan.ini") {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("random-mover: cannot read scan.ini in its working directory: {e}");
+            std::process::exit(1);
+        }
+    };
+    if let Some(n) = ini.lines().find_map(|l| {
+        let (name, value) = l.split_once('=')?;
+        (name.trim() == "seed").then(|| value.trim().parse().ok())?
+    }) {
+        seed = n;
+    }
+    println!("random-mover, speaking Scan 2.0's Hub protocol");
+    let (mut pos, mut moves) = (String::new(), Vec::<String>::new());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let mut words = line.split_whitespace();
+        let reply = match words.next() {
+            Some("hub") => Some("name random-mover\nauthor tempo's tests\nwait".to_string()),
+            Some("init") => Some("ready".to_string()),
+            Some("ping") => Some("pong".to_string()),
+            Some("pos") => {
+                pos = words.next().unwrap_or_default().to_string();
+                moves.clear();
+                None
+            }
+            Some("move") => {
+                moves.push(words.next().unwrap_or_default().to_string());
+                None
+            }
+            Some("go") => {
+                let hub2 = pos.to_ascii_uppercase().chars().take(1).collect::<String>()
+                    + pos.get(1..).unwrap_or_default();
+                Some(
+                    match choose::<tempo::rules::International>(&hub2, &moves.join(" "), &mut seed)
+                    {
+                        Some(mv) => format!("info 1 1.0 -12 1 0.00 0.0 {mv}\nmove {mv}"),
+                        None => "error no legal move".to_string(),
+                    },
+                )
             }
             Some("quit") => break,
             _ => None,

@@ -544,3 +544,139 @@ fn adjudication_ends_games_by_ply_count_and_by_quiet_plies() {
         "{quiet}"
     );
 }
+
+/// A folder holding a `scan.ini` with a seed, as Scan 2.0 keeps its own.
+fn scan_dir(name: &str) -> std::path::PathBuf {
+    let dir = temp_path(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("scan.ini"), "book = false\nseed = 7\n").unwrap();
+    dir
+}
+
+/// An engine speaking Scan 2.0's first Hub protocol (the random mover with
+/// `--scan1`) is told apart by its answer to `hub` and plays refereed games
+/// from its own working directory, the one whose `scan.ini` it reads; without
+/// that directory it cannot start, and the match says why.
+#[test]
+fn a_scan1_engine_plays_from_its_own_directory() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = format!("{} --scan1", random_mover().display());
+    let dir = scan_dir("scan1-home");
+    let pdn = temp_path("scan1.pdn");
+    let _ = std::fs::remove_file(&pdn);
+    let out = tempo()
+        .args(["match", "--games", "2", "--depth", "3"])
+        .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
+        .args([
+            "--name",
+            "tempo",
+            "--name",
+            "scan1",
+            "--option",
+            "scan1:book=false",
+        ])
+        .arg("--dir")
+        .arg(format!("scan1:{}", dir.display()))
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("wins=2 draws=0 losses=0"), "{stdout}");
+    assert!(last.ends_with("illegal=0 timeouts=0 crashes=0"), "{last}");
+    for (fen, moves) in pdn_games(&std::fs::read_to_string(&pdn).unwrap()) {
+        assert!(fen.is_none());
+        let replayed = replay("international", None, &moves);
+        let last = replayed.lines().last().unwrap_or_default();
+        assert!(last.starts_with("result="), "{replayed}");
+    }
+    let out = tempo()
+        .args(["match", "--games", "2", "--depth", "3"])
+        .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
+        .current_dir(temp_path(""))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot read scan.ini"), "{stderr}");
+}
+
+/// What Scan 2.0's protocol cannot play stops the match before a game: a
+/// variant other than International, a node limit, a working directory
+/// that does not exist.
+#[test]
+fn what_a_scan1_engine_cannot_play_stops_the_match() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    let mover = format!("{} --scan1", random_mover().display());
+    let dir = scan_dir("scan1-refusals");
+    let dir_arg = format!("2:{}", dir.display());
+    for (extra, needle) in [
+        (
+            &["--variant", "brazilian", "--depth", "2"][..],
+            "International draughts only",
+        ),
+        (&["--nodes", "1000"], "no node limit"),
+    ] {
+        let out = tempo()
+            .args(["match", "--games", "2", "--dir", &dir_arg])
+            .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
+        assert!(stderr.contains("no game was played"), "{stderr}");
+    }
+    for bad in ["2:/no/such/dir", "3:/tmp", "2"] {
+        let out = tempo()
+            .args(["match", "--games", "2", "--depth", "2", "--dir", bad])
+            .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(stderr.contains("--dir"), "{bad}: {stderr}");
+    }
+}
+
+/// A Scan-protocol engine that plays an illegal move, never answers or
+/// crashes loses each game, counted by kind, as a Hub v2 one does.
+#[test]
+fn a_misbehaving_scan1_engine_loses_its_games() {
+    for (mode, kind, said) in [
+        (
+            "illegal",
+            "illegal=2 timeouts=0 crashes=0",
+            "illegal move '1-50'",
+        ),
+        (
+            "silent",
+            "illegal=0 timeouts=2 crashes=0",
+            "sent no 'move' in time",
+        ),
+        ("crash", "illegal=0 timeouts=0 crashes=2", "crashed"),
+    ] {
+        let stdout = against(&format!("scan1_engine.sh {mode}"));
+        assert_eq!(stdout.matches(said).count(), 2, "{mode}: {stdout}");
+        let faulty = stdout
+            .lines()
+            .find(|l| l.starts_with("finished:"))
+            .unwrap_or_default();
+        assert!(
+            faulty.contains(&format!("faulty {kind}")),
+            "{mode}: {stdout}"
+        );
+        let last = stdout.lines().last().unwrap();
+        assert!(
+            last.starts_with("wins=0 draws=0 losses=2"),
+            "{mode}: {last}"
+        );
+    }
+}

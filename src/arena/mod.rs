@@ -436,11 +436,17 @@ pub fn play_game<R: Rules>(
         };
         if !ready {
             *client = None;
-            let started = HubClient::start(&config.engines[slot], config.variant);
-            *client = Some(started.map_err(|error| StartFailure {
+            let refused = |error| StartFailure {
                 engine: slot,
                 error,
-            })?);
+            };
+            let started =
+                HubClient::start(&config.engines[slot], config.variant).map_err(refused)?;
+            let level = LevelUpdate::of_clock(&Clock::new(config.controls[slot]));
+            if let Some(why) = started.cannot_play(&level) {
+                return Err(refused(client::ClientError::Protocol(why)));
+            }
+            *client = Some(started);
         }
     }
     Ok(play_moves::<R>(

@@ -55,6 +55,11 @@ pub struct MatchArgs {
     /// parameter (tempo), pydraughts' to one that does not.
     #[arg(long = "option", value_name = "ENGINE:PARAM=VALUE")]
     pub options: Vec<String>,
+    /// The directory an engine (its name, 1 or 2; * both) runs in, e.g.
+    /// 2:/opt/scan (Scan reads scan.ini and data/ from its own); a relative
+    /// program path such as ./scan is found from it.
+    #[arg(long = "dir", value_name = "ENGINE:DIR")]
+    pub dirs: Vec<String>,
     /// Time odds: one engine (its name, 1 or 2; * both) thinks FACTOR
     /// times as long (clock, increment, move time or nodes a move), e.g. 1=2.
     #[arg(long = "time-odds", value_name = "ENGINE=FACTOR")]
@@ -105,6 +110,7 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
                 name: args.names.get(i).cloned().unwrap_or(program),
                 command: cmd.clone(),
                 options: Vec::new(),
+                dir: None,
             })
         })
         .collect::<Result<_, String>>()?;
@@ -133,6 +139,22 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
             specs[i]
                 .options
                 .push((param.to_string(), value.to_string()));
+        }
+    }
+    for dir in &args.dirs {
+        let (who, path) = dir
+            .split_once(':')
+            .filter(|(_, path)| !path.is_empty())
+            .ok_or_else(|| format!("--dir '{dir}' is not ENGINE:DIR, e.g. 2:/opt/scan"))?;
+        let targets = engines_named(who, &specs);
+        if targets.is_empty() {
+            return Err(format!("--dir '{dir}': no engine is called '{who}'"));
+        }
+        if !std::path::Path::new(path).is_dir() {
+            return Err(format!("--dir '{dir}': {path} is not a directory"));
+        }
+        for i in targets {
+            specs[i].dir = Some(path.into());
         }
     }
     let [a, b]: [EngineSpec; 2] = specs.try_into().map_err(|_| "two engines".to_string())?;

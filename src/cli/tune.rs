@@ -184,6 +184,7 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
         name: name.to_string(),
         command: command.clone(),
         options: fixed.clone(),
+        dir: None,
     };
     let base = MatchConfig {
         engines: [spec("plus"), spec("minus")],

@@ -1,5 +1,10 @@
 //! The referee's side of the Hub protocol: an engine as a child process.
 //!
+//! Two dialects, told apart by the engine's answer to `hub`: Hub v2 (`id`
+//! and `param` lines: tempo, Scan 3, the engines written for pydraughts)
+//! and Scan 2.0's first Hub protocol (`name`, `author`, `country`:
+//! `scan1`). The user gives the same `--engine` line for either.
+//!
 //! A reader thread turns the engine's stdout into lines on a channel (end of
 //! output becomes `None`), so every wait has a deadline and a silent or dead
 //! engine costs the game, never the match. Another keeps the end of its
@@ -11,6 +16,7 @@
 //! keeps them in the PDN numbering.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -22,6 +28,10 @@ use crate::protocol::hub::codec::{
 };
 use crate::protocol::hub::{LevelUpdate, Numbering, Wire};
 use crate::rules::VariantKind;
+
+mod scan1;
+
+use scan1::Reply;
 
 /// How long an engine may take to answer `hub` with `wait`: it has only to
 /// start and list its parameters.
@@ -43,6 +53,20 @@ pub struct EngineSpec {
     pub command: String,
     /// `set-param` pairs sent before `init`.
     pub options: Vec<(String, String)>,
+    /// The directory the engine runs in (Scan reads `scan.ini` and `data/`
+    /// from its own); a relative program path is found from it, as `cd DIR
+    /// && COMMAND` would. `None`: the referee's.
+    pub dir: Option<PathBuf>,
+}
+
+/// The Hub dialect an engine speaks, told by its answer to `hub`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Hub v2: `id` and `param` lines, `key=value` arguments.
+    Hub2,
+    /// Scan 2.0's first Hub protocol: `name` lines, bare arguments,
+    /// International draughts only.
+    Scan1,
 }
 
 /// Why an engine failed.
@@ -81,6 +105,8 @@ pub struct HubClient {
     pub last_score: Option<f64>,
     /// The Hub numbering of the variant played.
     wire: Wire,
+    /// The dialect it speaks.
+    dialect: Dialect,
     /// The end of the engine's standard error, and whether it is closed.
     stderr: Arc<Mutex<(String, bool)>>,
 }
@@ -132,7 +158,21 @@ impl HubClient {
     /// Starts the engine, does the handshake, sets the variant and options.
     pub fn start(spec: &EngineSpec, variant: VariantKind) -> Result<HubClient, ClientError> {
         let words = split_command(&spec.command).map_err(ClientError::Spawn)?;
-        let mut child = Command::new(&words[0])
+        let dir = match &spec.dir {
+            Some(dir) => Some(dir.canonicalize().map_err(|e| {
+                ClientError::Spawn(format!(
+                    "{}: working directory {}: {e}",
+                    spec.name,
+                    dir.display()
+                ))
+            })?),
+            None => None,
+        };
+        let mut command = Command::new(program(&words[0], dir.as_deref()));
+        if let Some(dir) = &dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -173,6 +213,7 @@ impl HubClient {
             lines: rx,
             last_score: None,
             wire: Wire::new(variant, Numbering::default()),
+            dialect: Dialect::Hub2,
             stderr,
         };
         client
@@ -185,7 +226,24 @@ impl HubClient {
     /// `ready`.
     fn handshake(&mut self, spec: &EngineSpec, variant: VariantKind) -> Result<(), ClientError> {
         self.send("hub")?;
-        let speaks_numbering = self.lists_numbering_param()?;
+        let (dialect, speaks_numbering) = self.read_greeting()?;
+        self.dialect = dialect;
+        match dialect {
+            Dialect::Hub2 => self.configure_hub2(spec, variant, speaks_numbering)?,
+            Dialect::Scan1 => self.configure_scan1(spec, variant)?,
+        }
+        self.send("init")?;
+        self.wait_for("ready", READY_TIMEOUT)?;
+        Ok(())
+    }
+
+    /// The variant, the numbering and the options of a Hub v2 engine.
+    fn configure_hub2(
+        &mut self,
+        spec: &EngineSpec,
+        variant: VariantKind,
+        speaks_numbering: bool,
+    ) -> Result<(), ClientError> {
         if variant != VariantKind::International {
             self.send(&format!(
                 "set-param name=variant value={}",
@@ -206,20 +264,51 @@ impl HubClient {
                 self.send(&format!("set-param name={name} value=\"{value}\""))?;
             }
         }
-        self.send("init")?;
-        self.wait_for("ready", READY_TIMEOUT)?;
         Ok(())
     }
 
-    /// Reads the engine's `param` lines up to `wait`: whether one of them is
-    /// the `numbering` parameter of `tempo hub`.
-    fn lists_numbering_param(&mut self) -> Result<bool, ClientError> {
+    /// The options of a Scan 2.0 engine, which plays International only.
+    fn configure_scan1(
+        &mut self,
+        spec: &EngineSpec,
+        variant: VariantKind,
+    ) -> Result<(), ClientError> {
+        if variant != VariantKind::International {
+            return Err(ClientError::Protocol(format!(
+                "{} speaks Scan 2.0's first Hub protocol, which plays International draughts only, not {}",
+                self.name,
+                variant.name()
+            )));
+        }
+        for (name, value) in &spec.options {
+            if name != Numbering::PARAM {
+                let line = scan1::set_line(name, value)
+                    .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?;
+                self.send(&line)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the engine's answer to `hub` up to `wait`: its dialect (`name`
+    /// lines without an `id` line: Scan 2.0's), and whether one of its
+    /// `param` lines is the `numbering` parameter of `tempo hub`.
+    fn read_greeting(&mut self) -> Result<(Dialect, bool), ClientError> {
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        let mut listed = false;
+        let (mut listed, mut said_id, mut said_name) = (false, false, false);
         loop {
             let line = self.next_line(deadline, "wait")?;
             match split_line(&line) {
-                Some(("wait", _)) => return Ok(listed),
+                Some(("wait", _)) => {
+                    let dialect = if said_name && !said_id {
+                        Dialect::Scan1
+                    } else {
+                        Dialect::Hub2
+                    };
+                    return Ok((dialect, listed));
+                }
+                Some(("id", _)) => said_id = true,
+                Some(("name", _)) => said_name = true,
                 Some(("param", rest)) => {
                     listed |= parse_args(rest)
                         .is_ok_and(|args| value_of(&args, "name") == Some(Numbering::PARAM));
@@ -307,7 +396,12 @@ impl HubClient {
     /// `set-param`, then `ping`; an `error` line before the `pong` is the
     /// engine refusing the value.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
-        self.send(&format!("set-param name={name} value=\"{value}\""))?;
+        let line = match self.dialect {
+            Dialect::Hub2 => format!("set-param name={name} value=\"{value}\""),
+            Dialect::Scan1 => scan1::set_line(name, value)
+                .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?,
+        };
+        self.send(&line)?;
         self.send("ping")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
@@ -328,12 +422,31 @@ impl HubClient {
 
     /// Tells the engine a new game starts.
     pub fn new_game(&mut self) -> Result<(), ClientError> {
-        self.send("new-game")
+        match self.dialect {
+            Dialect::Hub2 => self.send("new-game"),
+            Dialect::Scan1 => self.send("new"),
+        }
+    }
+
+    /// The dialect the engine speaks.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Why this engine cannot be told `level`, if it cannot (Scan 2.0's
+    /// protocol has no node limit).
+    pub fn cannot_play(&self, level: &LevelUpdate) -> Option<String> {
+        match self.dialect {
+            Dialect::Hub2 => None,
+            Dialect::Scan1 => scan1::level_line(level)
+                .err()
+                .map(|e| format!("{}: {e}", self.name)),
+        }
     }
 
     /// Asks for a move: the game's start position, its moves, the level;
-    /// waits for `done` until `deadline` after `go`. Returns the move text
-    /// and the time the engine took.
+    /// waits for the move (`done`, or Scan 2.0's `move`) until `deadline`
+    /// after `go`. Returns the move text and the time the engine took.
     pub fn think(
         &mut self,
         start: &str,
@@ -341,6 +454,53 @@ impl HubClient {
         level: &LevelUpdate,
         deadline: Duration,
     ) -> Result<(String, Duration), ClientError> {
+        match self.dialect {
+            Dialect::Hub2 => self.ask_hub2(start, moves, level)?,
+            Dialect::Scan1 => self.ask_scan1(start, moves, level)?,
+        }
+        self.last_score = None;
+        let started = Instant::now();
+        self.send(match self.dialect {
+            Dialect::Hub2 => "go think",
+            Dialect::Scan1 => "go",
+        })?;
+        let until = started + deadline;
+        let waiting_for = match self.dialect {
+            Dialect::Hub2 => "done",
+            Dialect::Scan1 => "move",
+        };
+        loop {
+            let line = self.next_line(until, waiting_for)?;
+            let reply = match self.dialect {
+                Dialect::Hub2 => hub2_reply(&line),
+                Dialect::Scan1 => scan1::reply(&line),
+            };
+            match reply {
+                Reply::Score(score) => self.last_score = Some(score),
+                Reply::Move(mv) if !mv.is_empty() => {
+                    return Ok((self.wire.move_text(&mv), started.elapsed()))
+                }
+                Reply::Move(_) => {
+                    return Err(ClientError::Protocol(format!(
+                        "{}: '{waiting_for}' without a readable move: {line}",
+                        self.name
+                    )))
+                }
+                Reply::Error => {
+                    return Err(ClientError::Protocol(format!("{} said: {line}", self.name)));
+                }
+                Reply::Other => {}
+            }
+        }
+    }
+
+    /// The position and the level, as Hub v2 says them.
+    fn ask_hub2(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        level: &LevelUpdate,
+    ) -> Result<(), ClientError> {
         let start = self.wire.position(start);
         if moves.is_empty() {
             self.send(&format!("pos pos={start}"))?;
@@ -348,43 +508,56 @@ impl HubClient {
             let moves: Vec<String> = moves.iter().map(|m| self.wire.move_text(m)).collect();
             self.send(&format!("pos pos={start} moves=\"{}\"", moves.join(" ")))?;
         }
-        self.send(&format_level(level))?;
-        self.last_score = None;
-        let started = Instant::now();
-        self.send("go think")?;
-        let until = started + deadline;
-        loop {
-            let line = self.next_line(until, "done")?;
-            let Some((word, rest)) = split_line(&line) else {
-                continue;
-            };
-            // A line whose arguments do not split is skipped unless it is
-            // the answer we wait for.
-            let args = parse_args(rest);
-            match (word, args) {
-                ("info", Ok(args)) => {
-                    if let Some(score) = value_of(&args, "score").and_then(|s| s.parse().ok()) {
-                        self.last_score = Some(score);
-                    }
-                }
-                ("done", args) => {
-                    let mv = args
-                        .ok()
-                        .and_then(|args| value_of(&args, "move").map(str::to_string))
-                        .ok_or_else(|| {
-                            ClientError::Protocol(format!(
-                                "{}: 'done' without a readable move: {line}",
-                                self.name
-                            ))
-                        })?;
-                    return Ok((self.wire.move_text(&mv), started.elapsed()));
-                }
-                ("error", _) => {
-                    return Err(ClientError::Protocol(format!("{} said: {line}", self.name)));
-                }
-                _ => {}
-            }
+        self.send(&format_level(level))
+    }
+
+    /// The start position, each move played since (so that the engine
+    /// knows the repetitions) and the level, as Scan 2.0 says them; `pos`
+    /// resets the level, so it comes last.
+    fn ask_scan1(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        level: &LevelUpdate,
+    ) -> Result<(), ClientError> {
+        let level = scan1::level_line(level)
+            .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?;
+        self.send(&format!("pos {}", scan1::position(start)))?;
+        for mv in moves {
+            self.send(&format!("move {mv}"))?;
         }
+        self.send(&level)
+    }
+}
+
+/// Reads one line of a Hub v2 engine's answer to `go`; a line whose
+/// arguments do not split is skipped unless it is the answer waited for.
+fn hub2_reply(line: &str) -> Reply {
+    let Some((word, rest)) = split_line(line) else {
+        return Reply::Other;
+    };
+    let args = parse_args(rest);
+    match (word, args) {
+        ("info", Ok(args)) => value_of(&args, "score")
+            .and_then(|s| s.parse().ok())
+            .map_or(Reply::Other, Reply::Score),
+        ("done", args) => Reply::Move(
+            args.ok()
+                .and_then(|args| value_of(&args, "move").map(str::to_string))
+                .unwrap_or_default(),
+        ),
+        ("error", _) => Reply::Error,
+        _ => Reply::Other,
+    }
+}
+
+/// The program to start: a relative path with a directory part is found
+/// from the engine's working directory, as a shell would after `cd`.
+fn program(word: &str, dir: Option<&Path>) -> PathBuf {
+    let path = Path::new(word);
+    match dir {
+        Some(dir) if path.is_relative() && path.components().count() > 1 => dir.join(path),
+        _ => path.to_path_buf(),
     }
 }
 
@@ -476,6 +649,7 @@ mod tests {
                 .iter()
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
+            dir: None,
         };
         assert_eq!(wire_numbering(&spec(&[]), true), Ok(Numbering::Pdn));
         assert_eq!(wire_numbering(&spec(&[]), false), Ok(Numbering::Pydraughts));
