@@ -29,7 +29,7 @@ use crate::protocol::hub::codec::LevelUpdate;
 use crate::referee::{Clock, Game, TimeControl};
 use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::{Move, MoveStyle, Position, Rules, Side, VariantKind};
-pub use client::{EngineSpec, HubClient};
+pub use client::{Claim, EngineClient, EngineSpec, HubClient};
 pub use openings::Opening;
 use stats::{Sprt, SprtVerdict, Tally};
 
@@ -163,7 +163,9 @@ impl FailureKind {
         match error {
             client::ClientError::Spawn(_) | client::ClientError::Crashed(_) => FailureKind::Crash,
             client::ClientError::Timeout(_) => FailureKind::Timeout,
-            client::ClientError::Protocol(_) => FailureKind::Illegal,
+            client::ClientError::Protocol(_) | client::ClientError::Ended(_) => {
+                FailureKind::Illegal
+            }
         }
     }
 }
@@ -371,7 +373,7 @@ fn worker(
     stop: &AtomicBool,
     results: Sender<Result<GameRecord, StartFailure>>,
 ) {
-    let mut clients: [Option<HubClient>; 2] = [None, None];
+    let mut clients: [Option<EngineClient>; 2] = [None, None];
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -396,7 +398,7 @@ fn worker(
 pub fn play_game<R: Rules>(
     config: &MatchConfig,
     index: usize,
-    clients: &mut [Option<HubClient>; 2],
+    clients: &mut [Option<EngineClient>; 2],
 ) -> Result<GameRecord, StartFailure> {
     let opening = config.openings[(index / 2) % config.openings.len()].clone();
     let first_is_white = index.is_multiple_of(2);
@@ -441,7 +443,7 @@ pub fn play_game<R: Rules>(
                 error,
             };
             let started =
-                HubClient::start(&config.engines[slot], config.variant).map_err(refused)?;
+                EngineClient::start(&config.engines[slot], config.variant).map_err(refused)?;
             let level = LevelUpdate::of_clock(&Clock::new(config.controls[slot]));
             if let Some(why) = started.cannot_play(&level) {
                 return Err(refused(client::ClientError::Protocol(why)));
@@ -449,9 +451,11 @@ pub fn play_game<R: Rules>(
             *client = Some(started);
         }
     }
-    Ok(play_moves::<R>(
-        config, record, &opening, game, clients, &slot_of,
-    ))
+    let record = play_moves::<R>(config, record, &opening, game, clients, &slot_of);
+    for client in clients.iter_mut().flatten() {
+        client.game_over(record.result);
+    }
+    Ok(record)
 }
 
 /// Plays the game from its opening to its end.
@@ -460,7 +464,7 @@ fn play_moves<R: Rules>(
     mut record: GameRecord,
     opening: &Opening,
     mut game: Game<R>,
-    clients: &mut [Option<HubClient>; 2],
+    clients: &mut [Option<EngineClient>; 2],
     slot_of: &dyn Fn(Side) -> usize,
 ) -> GameRecord {
     let mut clocks =
@@ -504,6 +508,15 @@ fn play_moves<R: Rules>(
         );
         let (text, used) = match reply {
             Ok(r) => r,
+            Err(client::ClientError::Ended(claim)) => {
+                record.result = match (claim, side) {
+                    (Claim::Loses, Side::White) | (Claim::Wins, Side::Black) => "0-1",
+                    (Claim::Loses, Side::Black) | (Claim::Wins, Side::White) => "1-0",
+                    (Claim::Draw | Claim::Unknown, _) => "1/2-1/2",
+                };
+                record.reason = format!("{name} ended the game, claiming {}", claim.describe());
+                return record;
+            }
             Err(e) => {
                 clients[slot] = None;
                 let kind = FailureKind::of(&e);
@@ -566,7 +579,7 @@ fn play_moves<R: Rules>(
         if let Some(limit) = config.adjudication.resign_score {
             // Each engine's score is from its own view; both must agree, on
             // two consecutive moves each.
-            let score = clients[slot].as_ref().and_then(|c| c.last_score);
+            let score = clients[slot].as_ref().and_then(EngineClient::last_score);
             ahead[colour] = if score.is_some_and(|s| s >= limit) {
                 ahead[colour] + 1
             } else {

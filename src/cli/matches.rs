@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::VariantArg;
+use crate::arena::client::is_dxp;
 use crate::arena::stats::{rounded, Sprt, SprtVerdict};
 use crate::arena::{
     openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig, ThinkTimes,
@@ -20,7 +21,11 @@ use crate::rules::{Rules, VariantKind};
 /// Arguments of `tempo match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// An engine command line, e.g. "tempo hub" (give exactly two).
+    /// An engine: a Hub command line, e.g. "tempo hub" or "./scan hub"
+    /// (Hub v2 or Scan 2.0's first Hub protocol, told apart by its answer);
+    /// or a DXP engine, "dxp:HOST:PORT" to connect to it or
+    /// "dxp-listen:HOST:PORT" to wait for it, then the command that starts
+    /// it, if the referee is to (give exactly two).
     #[arg(long = "engine", value_name = "CMD", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Engine names, in the order of --engine (default: the program names).
@@ -103,9 +108,15 @@ fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
         .enumerate()
         .map(|(i, cmd)| {
             let words = crate::arena::client::split_command(cmd)?;
-            let program = std::path::Path::new(&words[0])
+            // A DXP engine is named after the command that starts it, if any.
+            let program = match (is_dxp(cmd), words.get(1)) {
+                (true, Some(program)) => program,
+                (true, None) => "dxp",
+                (false, _) => &words[0],
+            };
+            let program = std::path::Path::new(program)
                 .file_name()
-                .map_or(words[0].clone(), |f| f.to_string_lossy().into_owned());
+                .map_or(program.to_string(), |f| f.to_string_lossy().into_owned());
             Ok(EngineSpec {
                 name: args.names.get(i).cloned().unwrap_or(program),
                 command: cmd.clone(),
@@ -265,6 +276,9 @@ fn controls(
 
 fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     let engines = engine_specs(args)?;
+    if args.concurrency > 1 && engines.iter().any(|e| is_dxp(&e.command)) {
+        return Err("a DXP engine plays one game at a time: give --concurrency 1".to_string());
+    }
     let controls = controls(args, control(args)?, &engines)?;
     let openings = load_openings::<R>(&args.openings)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;

@@ -13,7 +13,7 @@ use clap::Args;
 use super::matches::{load_openings, parse_control, ControlArgs};
 use super::VariantArg;
 use crate::arena::spsa::{Pair, Param, Run, Schedule};
-use crate::arena::{play_game, Adjudication, EngineSpec, GameRecord, HubClient, MatchConfig};
+use crate::arena::{play_game, Adjudication, EngineClient, EngineSpec, GameRecord, MatchConfig};
 use crate::rules::{Rules, VariantKind};
 
 /// Arguments of `tempo tune`.
@@ -261,7 +261,7 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
 /// One worker: its own two engine processes, pairs until none is left or
 /// another worker failed.
 fn worker<R: Rules>(args: &TuneArgs, base: &MatchConfig, shared: &Mutex<Shared>, started: Instant) {
-    let mut clients: [Option<HubClient>; 2] = [None, None];
+    let mut clients: [Option<EngineClient>; 2] = [None, None];
     let names: Vec<String> = match shared.lock() {
         Ok(s) => s.run.params.iter().map(|p| p.name.clone()).collect(),
         Err(_) => return,
@@ -346,7 +346,7 @@ fn play_pair<R: Rules>(
     base: &MatchConfig,
     pair: &Pair,
     names: &[String],
-    clients: &mut [Option<HubClient>; 2],
+    clients: &mut [Option<EngineClient>; 2],
 ) -> Result<Vec<GameRecord>, String> {
     let mut config = base.clone();
     let values = [&pair.plus, &pair.minus];
@@ -355,7 +355,7 @@ fn play_pair<R: Rules>(
             engine.options.push((name.clone(), value.to_string()));
         }
         if clients[slot].is_none() {
-            let started = HubClient::start(&base.engines[slot], base.variant).map_err(|e| {
+            let started = EngineClient::start(&base.engines[slot], base.variant).map_err(|e| {
                 format!(
                     "engine '{}' ({}) could not start: {e}",
                     engine.name, engine.command

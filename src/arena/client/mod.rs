@@ -29,7 +29,11 @@ use crate::protocol::hub::codec::{
 use crate::protocol::hub::{LevelUpdate, Numbering, Wire};
 use crate::rules::VariantKind;
 
+mod dxp;
 mod scan1;
+
+pub use dxp::is_dxp;
+use dxp::DxpClient;
 
 use scan1::Reply;
 
@@ -80,6 +84,34 @@ pub enum ClientError {
     Timeout(String),
     /// It answered something the protocol does not allow there.
     Protocol(String),
+    /// It ended the game itself (a DXP GAMEEND), with the result it claims.
+    Ended(Claim),
+}
+
+/// The result an engine claims when it ends a game itself, from its view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// It loses (it resigns).
+    Loses,
+    /// A draw.
+    Draw,
+    /// It wins.
+    Wins,
+    /// It does not say (an interrupted game, a move limit reached): scored
+    /// as a draw.
+    Unknown,
+}
+
+impl Claim {
+    /// The claim in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Claim::Loses => "a loss (it resigns)",
+            Claim::Draw => "a draw",
+            Claim::Wins => "a win",
+            Claim::Unknown => "no result (scored a draw)",
+        }
+    }
 }
 
 impl std::fmt::Display for ClientError {
@@ -89,6 +121,7 @@ impl std::fmt::Display for ClientError {
             ClientError::Crashed(s) => write!(f, "crashed: {s}"),
             ClientError::Timeout(s) => write!(f, "timed out: {s}"),
             ClientError::Protocol(s) => write!(f, "protocol error: {s}"),
+            ClientError::Ended(claim) => write!(f, "ended the game, claiming {}", claim.describe()),
         }
     }
 }
@@ -318,39 +351,9 @@ impl HubClient {
         }
     }
 
-    /// `error` with the end of the engine's standard error added, once the
-    /// engine has closed it or after a moment.
+    /// `error` with the end of the engine's standard error added.
     fn with_stderr(&self, error: ClientError) -> ClientError {
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let tail = loop {
-            let (text, closed) = self
-                .stderr
-                .lock()
-                .map(|kept| kept.clone())
-                .unwrap_or_default();
-            if closed || Instant::now() >= deadline {
-                break text;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let tail = tail.trim();
-        if tail.is_empty() {
-            return error;
-        }
-        const SAID: &str = "; its standard error:";
-        let add = |s: String| {
-            if s.contains(SAID) {
-                s
-            } else {
-                format!("{s}{SAID}\n{tail}")
-            }
-        };
-        match error {
-            ClientError::Spawn(s) => ClientError::Spawn(add(s)),
-            ClientError::Crashed(s) => ClientError::Crashed(add(s)),
-            ClientError::Timeout(s) => ClientError::Timeout(add(s)),
-            ClientError::Protocol(s) => ClientError::Protocol(add(s)),
-        }
+        add_stderr(error, &self.stderr)
     }
 
     /// The engine's name in this match.
@@ -558,6 +561,125 @@ fn program(word: &str, dir: Option<&Path>) -> PathBuf {
     match dir {
         Some(dir) if path.is_relative() && path.components().count() > 1 => dir.join(path),
         _ => path.to_path_buf(),
+    }
+}
+
+/// `error` with the end of the engine's standard error (kept in `stderr`)
+/// added, once the engine has closed it or after a moment.
+fn add_stderr(error: ClientError, stderr: &Mutex<(String, bool)>) -> ClientError {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let tail = loop {
+        let (text, closed) = stderr.lock().map(|kept| kept.clone()).unwrap_or_default();
+        if closed || Instant::now() >= deadline {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let tail = tail.trim();
+    if tail.is_empty() {
+        return error;
+    }
+    const SAID: &str = "; its standard error:";
+    let add = |s: String| {
+        if s.contains(SAID) {
+            s
+        } else {
+            format!("{s}{SAID}\n{tail}")
+        }
+    };
+    match error {
+        ClientError::Spawn(s) => ClientError::Spawn(add(s)),
+        ClientError::Crashed(s) => ClientError::Crashed(add(s)),
+        ClientError::Timeout(s) => ClientError::Timeout(add(s)),
+        ClientError::Protocol(s) => ClientError::Protocol(add(s)),
+        ended @ ClientError::Ended(_) => ended,
+    }
+}
+
+/// An engine in a match: a Hub process (either dialect) or a DXP peer.
+pub enum EngineClient {
+    /// Spoken to in Hub over its standard input and output.
+    Hub(HubClient),
+    /// Spoken to in DXP over TCP.
+    Dxp(DxpClient),
+}
+
+impl EngineClient {
+    /// Starts (or reaches) the engine that `spec` names: a DXP engine for
+    /// a `dxp:` or `dxp-listen:` spec, else a Hub process.
+    pub fn start(spec: &EngineSpec, variant: VariantKind) -> Result<EngineClient, ClientError> {
+        if is_dxp(&spec.command) {
+            DxpClient::start(spec, variant).map(EngineClient::Dxp)
+        } else {
+            HubClient::start(spec, variant).map(EngineClient::Hub)
+        }
+    }
+
+    /// The engine's name in this match.
+    pub fn name(&self) -> &str {
+        match self {
+            EngineClient::Hub(c) => c.name(),
+            EngineClient::Dxp(c) => c.name(),
+        }
+    }
+
+    /// Tells the engine a new game starts (DXP: nothing, the game is
+    /// proposed at its first move).
+    pub fn new_game(&mut self) -> Result<(), ClientError> {
+        match self {
+            EngineClient::Hub(c) => c.new_game(),
+            EngineClient::Dxp(_) => Ok(()),
+        }
+    }
+
+    /// Why this engine cannot be told `level`, if it cannot.
+    pub fn cannot_play(&self, level: &LevelUpdate) -> Option<String> {
+        match self {
+            EngineClient::Hub(c) => c.cannot_play(level),
+            EngineClient::Dxp(c) => c.cannot_play(level),
+        }
+    }
+
+    /// Asks for a move (`HubClient::think`).
+    pub fn think(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        level: &LevelUpdate,
+        deadline: Duration,
+    ) -> Result<(String, Duration), ClientError> {
+        match self {
+            EngineClient::Hub(c) => c.think(start, moves, level, deadline),
+            EngineClient::Dxp(c) => c.think(start, moves, level, deadline),
+        }
+    }
+
+    /// The score (in men, for the engine) of its last search, where its
+    /// protocol says one.
+    pub fn last_score(&self) -> Option<f64> {
+        match self {
+            EngineClient::Hub(c) => c.last_score,
+            EngineClient::Dxp(_) => None,
+        }
+    }
+
+    /// Sets a parameter between games (`HubClient::set_param`); DXP has
+    /// none.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        match self {
+            EngineClient::Hub(c) => c.set_param(name, value),
+            EngineClient::Dxp(c) => Err(ClientError::Protocol(format!(
+                "{}: DXP has no parameters to set ({name})",
+                c.name()
+            ))),
+        }
+    }
+
+    /// Tells the engine the game is over with `result` (DXP's GAMEEND).
+    pub fn game_over(&mut self, result: &str) {
+        if let EngineClient::Dxp(c) = self {
+            c.game_over(result);
+        }
     }
 }
 
