@@ -2,7 +2,9 @@
 //! processes at once (stand-ins for the tasks of a job array) and merged by
 //! `tempo data merge` is the same data file as the run played whole; a
 //! file merged with itself keeps each batch once; two runs of other seeds
-//! are refused; and `tempo data info` counts the merged file right.
+//! are refused; and `tempo data info` counts the merged file right. Played
+//! games (a match PDN) become a data file with `tempo data from-pdn`, which
+//! skips the games it cannot use, saying so, and resumes.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -224,4 +226,68 @@ fn info_names_the_batches_an_unfinished_shard_lacks() {
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn played_games_become_data_and_a_second_run_resumes() {
+    let dir = scratch("from-pdn");
+    let pdn =
+        "[Event \"a\"]\n[Result \"0-1\"]\n\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 0-1\n\n\
+               [Event \"unfinished\"]\n\n1. 32-28 *\n\n\
+               [Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. 33-28 18-22 2. 39-33 12-18 1/2-1/2\n";
+    std::fs::write(dir.join("games.pdn"), pdn).unwrap();
+    let run = || {
+        tempo(
+            &dir,
+            &[
+                "data",
+                "from-pdn",
+                "--out",
+                "games.spd",
+                "--depth",
+                "3",
+                "--threads",
+                "1",
+            ],
+        )
+        .args(["--batch-games", "1", "games.pdn"])
+        .output()
+        .unwrap()
+    };
+    let first = run();
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(first.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("skipped a game: line 6: no result (*)"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("2/2 games of this run"), "{stdout}");
+    let written = chunks(&dir.join("games.spd"));
+    assert_eq!(written.len(), 2);
+    // Game "a": plies 0, 1, 4 and 5 are quiet (White, then Black, must
+    // take at 2 and 3); game "b": 0, 1 and 3 (after 18-22, 22x33 threatens).
+    let plies: Vec<Vec<u16>> = written
+        .iter()
+        .map(|c| c.records.iter().map(|r| r.ply).collect())
+        .collect();
+    assert_eq!(plies, [vec![0, 1, 4, 5], vec![0, 1, 3]]);
+    assert!(written[0].records.iter().all(|r| r.result == -1));
+    assert!(written[1].records.iter().all(|r| r.result == 0));
+    let again = run();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        stdout.contains("2/2 games of this run, 7 positions"),
+        "{stdout}"
+    );
+    assert_eq!(chunks(&dir.join("games.spd")).len(), 2);
+    std::fs::write(dir.join("unfinished.pdn"), "1. 32-28 *\n").unwrap();
+    let out = tempo(
+        &dir,
+        &["data", "from-pdn", "--out", "x.spd", "unfinished.pdn"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no game to label"));
 }

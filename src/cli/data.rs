@@ -1,15 +1,20 @@
 //! `tempo data`: the self-play data files of `tempo selfplay` (see
-//! `train::data`): merge the shards of a run into one file, and count what
-//! files hold.
+//! `train::data`): merge the shards of a run into one file, count what
+//! files hold, and make one from played games (`train::label`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use super::resources::ResourceArgs;
+use super::selfplay::{progress_printer, report};
 use super::VariantArg;
-use crate::rules::VariantKind;
-use crate::train::data::{file_variant, read_file, Census};
+use crate::pdn::read_games;
+use crate::rules::{Rules, VariantKind};
+use crate::search::SearchResources;
+use crate::train::data::{file_variant, read_file, Census, DataWriter};
+use crate::train::label::{played_game, run as label, LabelConfig, PlayedGame};
 use crate::train::merge::merge;
 
 /// Arguments of `tempo data`.
@@ -29,6 +34,45 @@ pub enum DataCommand {
     /// Count the games, positions (all and distinct), results and batches
     /// of data files, and name the batches missing below the highest one.
     Info(InfoArgs),
+    /// Make a data file of played games (a match PDN, say): every quiet
+    /// position searched again for its score and labelled with its game's
+    /// result, as `tempo selfplay` writes its own.
+    FromPdn(FromPdnArgs),
+}
+
+/// Arguments of `tempo data from-pdn`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Games are read from the files in the order given; a game without a result,                   of another variant or whose moves do not replay is skipped, named on standard                   error. Game i of the input is batch i / --batch-games of the file, so a run                   stopped midway resumes when given the same files again. Example: the games                   tempo lost to Scan, labelled at depth 12:\n  tempo data from-pdn --out                   scan-games.spd --depth 12 scan.pdn"
+)]
+pub struct FromPdnArgs {
+    /// The data file to write; a second run on the same games resumes it.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// The variant of the games.
+    #[arg(long, value_enum, default_value = "international")]
+    pub variant: VariantArg,
+    /// Depth of each position's search.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60), default_value_t = 10)]
+    pub depth: u32,
+    /// Nodes of each position's search, besides --depth.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Games searched at once [default: one per processor].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+    /// Games in a batch: the unit written to the file at once.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub batch_games: u32,
+    /// Table size of each thread in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// The weights and endgame tables the searches use.
+    #[command(flatten)]
+    pub resources: ResourceArgs,
+    /// The PDN files of the games.
+    #[arg(required = true, value_name = "PDN")]
+    pub files: Vec<PathBuf>,
 }
 
 /// Arguments of `tempo data merge`.
@@ -74,7 +118,86 @@ pub fn run(args: &DataArgs) -> Result<ExitCode, String> {
     match &args.command {
         DataCommand::Merge(args) => run_merge(args),
         DataCommand::Info(args) => run_info(args),
+        DataCommand::FromPdn(args) => {
+            crate::rules::with_rules!(VariantKind::from(args.variant), R => run_from_pdn::<R>(args))
+        }
     }
+}
+
+fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
+    let mut games: Vec<PlayedGame<R>> = Vec::new();
+    let mut skipped = 0usize;
+    for file in &args.files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        for read in read_games(&text) {
+            let game = read.map_err(|e| e.to_string()).and_then(|pdn| {
+                played_game::<R>(&pdn).map_err(|e| format!("line {}: {e}", pdn.line))
+            });
+            match game {
+                Ok(game) => games.push(game),
+                Err(e) => {
+                    skipped += 1;
+                    eprintln!("{}: skipped a game: {e}", file.display());
+                }
+            }
+        }
+    }
+    if games.is_empty() {
+        return Err(format!(
+            "no game to label in {} ({skipped} skipped)",
+            args.files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let resources =
+        SearchResources::<R>::load(&args.resources.settings()).map_err(|e| e.to_string())?;
+    let (mut writer, existing) = DataWriter::open(&args.out, R::KIND).map_err(|e| e.to_string())?;
+    if existing.dropped_bytes > 0 {
+        eprintln!(
+            "{}: cut off {} bytes of a chunk an earlier run left unfinished",
+            args.out.display(),
+            existing.dropped_bytes
+        );
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let config = LabelConfig {
+        depth: Some(args.depth),
+        nodes: args.nodes,
+        threads,
+        batch_games: args.batch_games,
+        hash_mib: args.hash as usize,
+        resources,
+    };
+    eprintln!(
+        "from-pdn {}: {} games ({skipped} skipped), each quiet position searched to depth {}{}, \
+         {threads} {}, into {}",
+        R::KIND,
+        games.len(),
+        args.depth,
+        args.nodes
+            .map_or(String::new(), |n| format!(" or {n} nodes")),
+        if threads == 1 { "thread" } else { "threads" },
+        args.out.display()
+    );
+    let done = label::<R>(
+        &games,
+        &config,
+        &mut writer,
+        &existing,
+        &mut progress_printer(),
+    )?;
+    report(&args.out, &done);
+    Ok(if skipped > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The variant of every file of `files`: `asked`, else the first file's.

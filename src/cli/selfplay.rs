@@ -149,9 +149,19 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         if threads == 1 { "thread" } else { "threads" },
         args.out.display()
     );
+    let mut show = progress_printer();
+    let done = play::<R>(&config, &mut writer, &existing, &mut show)?;
+    report(&args.out, &done);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a run's progress on standard error: one line rewritten each
+/// second on a terminal, a line every 30 s elsewhere; the last one always,
+/// ended by a new line.
+pub(super) fn progress_printer() -> impl FnMut(Progress) {
     let terminal = std::io::stderr().is_terminal();
     let mut last = Instant::now() - Duration::from_secs(60);
-    let mut show = |p: Progress| {
+    move |p: Progress| {
         let finished = p.games_done >= p.games_total;
         if !finished && last.elapsed() < Duration::from_secs(if terminal { 1 } else { 30 }) {
             return;
@@ -169,19 +179,19 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
             rates(&p)
         );
         let mut err = std::io::stderr().lock();
-        let _ = if terminal {
-            write!(err, "\r{line:<90}")
-        } else {
-            writeln!(err, "{line}")
+        let _ = match (terminal, finished) {
+            (true, false) => write!(err, "\r{line:<90}"),
+            (true, true) => writeln!(err, "\r{line:<90}"),
+            (false, _) => writeln!(err, "{line}"),
         };
-    };
-    let done = play::<R>(&config, &mut writer, &existing, &mut show)?;
-    if terminal {
-        eprintln!();
     }
+}
+
+/// The closing lines of a run that wrote the data file `out`.
+pub(super) fn report(out: &std::path::Path, done: &Progress) {
     outln!(
         "{}: {}/{} games of this run, {} positions in the file",
-        args.out.display(),
+        out.display(),
         done.games_done,
         done.games_total,
         done.positions
@@ -196,10 +206,9 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
             } else {
                 "threads"
             },
-            rates(&done)
+            rates(done)
         );
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The speed of a run: positions a second, in all and per thread (the

@@ -9,10 +9,12 @@
 //! it.
 
 pub mod average;
+pub mod batches;
 pub mod data;
 pub mod distinct;
 pub mod exact;
 pub mod fit;
+pub mod label;
 pub mod merge;
 pub mod selfplay;
 

@@ -12,11 +12,8 @@
 //! its file already has; `--shard I/N` plays only the batches `b` with
 //! `b % N == I`.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-use crossbeam_channel::unbounded;
-
+pub use super::batches::Progress;
+use super::batches::{run_batches, BatchPlan};
 use super::data::{DataWriter, Existing, Record};
 use super::SplitMix;
 use crate::referee::{Game, GameResult};
@@ -56,35 +53,6 @@ pub struct SelfplayConfig<R: Rules> {
     pub resources: SearchResources<R>,
 }
 
-/// Progress of a run, reported after every finished batch.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Progress {
-    /// Games of this run (and shard) in the file, from earlier runs too.
-    pub games_done: u64,
-    /// Games this shard has in all.
-    pub games_total: u64,
-    /// Positions in the file (all its batches).
-    pub positions: u64,
-    /// Positions this run wrote a second.
-    pub positions_per_second: f64,
-    /// Games this run finished a second.
-    pub games_per_second: f64,
-    /// Threads playing (at most one per pending batch).
-    pub threads: usize,
-    /// Time this run has played.
-    pub elapsed: Duration,
-    /// Time left at this run's pace.
-    pub eta: Option<Duration>,
-}
-
-impl Progress {
-    /// Positions this run wrote a second per playing thread: the figure of
-    /// one core, which does not depend on how many a machine has.
-    pub fn positions_per_thread_second(&self) -> f64 {
-        self.positions_per_second / self.threads.max(1) as f64
-    }
-}
-
 /// Plays the games of `config` not yet in the data file `writer` (whose
 /// contents were `existing`), appending a chunk per batch.
 pub fn run<R: Rules>(
@@ -93,98 +61,21 @@ pub fn run<R: Rules>(
     existing: &Existing,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Progress, String> {
-    let (shard, shards) = config.shard;
-    let batch_games = config.batch_games.max(1) as u64;
-    let batches = config.games.div_ceil(batch_games);
-    let games_of = |b: u64| (config.games - b * batch_games).min(batch_games);
-    let mine: Vec<u64> = (0..batches)
-        .filter(|b| b % shards as u64 == shard as u64)
-        .collect();
-    let games_total: u64 = mine.iter().map(|&b| games_of(b)).sum();
-    let pending: Vec<u64> = mine
-        .iter()
-        .copied()
-        .filter(|b| !existing.batches.contains(&(*b as u32)))
-        .collect();
-    let pending_games: u64 = pending.iter().map(|&b| games_of(b)).sum();
-    let done_before: u64 = mine
-        .iter()
-        .filter(|b| existing.batches.contains(&(**b as u32)))
-        .map(|&b| games_of(b))
-        .sum();
-    let threads = config.threads.max(1).min(pending.len().max(1));
-    let mut state = Progress {
-        games_done: done_before,
-        games_total,
-        positions: existing.records,
-        positions_per_second: 0.0,
-        games_per_second: 0.0,
-        threads,
-        elapsed: Duration::ZERO,
-        eta: None,
+    let plan = BatchPlan {
+        items: config.games,
+        batch_items: config.batch_games,
+        shard: config.shard,
+        threads: config.threads,
+        hash_mib: config.hash_mib,
     };
-    progress(state);
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let (send, receive) = unbounded::<(u32, u32, Vec<Record>)>();
-    let started = Instant::now();
-    let mut written = Ok(());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let send = send.clone();
-            let (next, failed, pending) = (&next, &failed, &pending);
-            scope.spawn(move || {
-                let mut table = Table::new(config.hash_mib);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= pending.len() || failed.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let b = pending[i];
-                    let mut records = Vec::new();
-                    let count = games_of(b);
-                    for g in b * batch_games..b * batch_games + count {
-                        records.extend(play_game::<R>(config, g, &mut table));
-                    }
-                    if send.send((b as u32, count as u32, records)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        let mut games_this_run = 0u64;
-        let mut positions_this_run = 0u64;
-        for (batch, games, records) in receive {
-            if written.is_err() {
-                continue;
-            }
-            if let Err(e) = writer.append(batch, games, &records) {
-                failed.store(true, Ordering::Relaxed);
-                written = Err(e.to_string());
-                continue;
-            }
-            games_this_run += games as u64;
-            positions_this_run += records.len() as u64;
-            state.elapsed = started.elapsed();
-            let secs = state.elapsed.as_secs_f64().max(1e-3);
-            state.games_done += games as u64;
-            state.positions += records.len() as u64;
-            state.positions_per_second = positions_this_run as f64 / secs;
-            state.games_per_second = games_this_run as f64 / secs;
-            let left = pending_games.saturating_sub(games_this_run);
-            state.eta = Some(Duration::from_secs_f64(
-                secs * left as f64 / games_this_run.max(1) as f64,
-            ));
-            progress(state);
-        }
-    });
-    written.map(|()| state)
+    run_batches(&plan, writer, existing, progress, &|g, table| {
+        play_game::<R>(config, g, table)
+    })
 }
 
 /// Whether neither side has a capture in `pos`: a position whose static
 /// score means something.
-fn quiet<R: Rules>(pos: &Position<R>) -> bool {
+pub(super) fn quiet<R: Rules>(pos: &Position<R>) -> bool {
     !has_capture(pos) && !side_has_capture(pos, pos.side_to_move().opponent())
 }
 
