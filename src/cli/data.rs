@@ -43,7 +43,12 @@ pub enum DataCommand {
 /// Arguments of `tempo data from-pdn`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Games are read from the files in the order given; a game without a result,                   of another variant or whose moves do not replay is skipped, named on standard                   error. Game i of the input is batch i / --batch-games of the file, so a run                   stopped midway resumes when given the same files again. Example: the games                   tempo lost to Scan, labelled at depth 12:\n  tempo data from-pdn --out                   scan-games.spd --depth 12 scan.pdn"
+    after_help = "Games are read from the files in the order given; a game without a result, \
+                  of another variant or whose moves do not replay is skipped, named on standard \
+                  error, and the exit status is then 1. Game i of the input is batch i / \
+                  --batch-games of the file, so a run stopped midway resumes when given the same \
+                  files again. Example, the games of a match against Scan labelled at depth \
+                  12:\n  tempo data from-pdn --out scan-games.spd --depth 12 scan.pdn"
 )]
 pub struct FromPdnArgs {
     /// The data file to write; a second run on the same games resumes it.
