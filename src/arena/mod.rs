@@ -322,7 +322,11 @@ pub fn run_match(
 ) -> (Tally, Option<MatchStop>) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = crossbeam_channel::unbounded::<Result<GameRecord, StartFailure>>();
+    // Each record comes with its worker's acknowledgement channel: the
+    // worker takes its next game only once the record is counted, so a
+    // stop (a failure streak, the SPRT) takes effect before the next game
+    // begins, whatever the threads' timing.
+    let (tx, rx) = crossbeam_channel::unbounded::<(Result<GameRecord, StartFailure>, Sender<()>)>();
     let mut tally = Tally::default();
     let mut failure = None;
     let mut streaks = FailureStreaks::default();
@@ -333,12 +337,13 @@ pub fn run_match(
             scope.spawn(move || worker(config, next, stop, tx));
         }
         drop(tx);
-        for record in rx.iter() {
+        for (record, ack) in rx.iter() {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
                     failure.get_or_insert(MatchStop::Start(e));
+                    let _ = ack.send(());
                     continue;
                 }
             };
@@ -360,6 +365,7 @@ pub fn run_match(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            let _ = ack.send(());
         }
     });
     (tally, failure)
@@ -371,9 +377,10 @@ fn worker(
     config: &MatchConfig,
     next: &AtomicUsize,
     stop: &AtomicBool,
-    results: Sender<Result<GameRecord, StartFailure>>,
+    results: Sender<(Result<GameRecord, StartFailure>, Sender<()>)>,
 ) {
     let mut clients: [Option<EngineClient>; 2] = [None, None];
+    let (ack, counted) = crossbeam_channel::bounded(1);
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -384,7 +391,7 @@ fn worker(
         }
         let record = crate::rules::with_rules!(config.variant, R => play_game::<R>(config, index, &mut clients));
         let failed = record.is_err();
-        if results.send(record).is_err() || failed {
+        if results.send((record, ack.clone())).is_err() || counted.recv().is_err() || failed {
             return;
         }
     }
