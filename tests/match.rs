@@ -680,3 +680,35 @@ fn a_misbehaving_scan1_engine_loses_its_games() {
         );
     }
 }
+
+/// A parameter the engine refuses (an unknown name, a bad value) stops the
+/// match before a game, with the engine's own words.
+#[test]
+fn a_parameter_the_engine_refuses_stops_the_match() {
+    let exe = env!("CARGO_BIN_EXE_tempo");
+    for (option, needle) in [
+        ("1:hsh=2", "hsh"),
+        ("*:level=9", "level"),
+        ("2:book=maybe", "book"),
+    ] {
+        let out = tempo()
+            .args(["match", "--games", "2", "--depth", "1"])
+            .args([
+                "--engine",
+                &format!("{exe} hub"),
+                "--engine",
+                &format!("{exe} hub"),
+            ])
+            .args(["--option", option])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{option}: {stderr}");
+        assert!(
+            stderr.contains("refused what it was given before init"),
+            "{option}: {stderr}"
+        );
+        assert!(stderr.contains(needle), "{option}: {stderr}");
+        assert!(stderr.contains("no game was played"), "{option}: {stderr}");
+    }
+}

@@ -266,8 +266,30 @@ impl HubClient {
             Dialect::Scan1 => self.configure_scan1(spec, variant)?,
         }
         self.send("init")?;
-        self.wait_for("ready", READY_TIMEOUT)?;
-        Ok(())
+        self.wait_for_ready()
+    }
+
+    /// Reads up to `ready`; an `error` line before it is the engine
+    /// refusing a parameter it was given (a name it does not have, a bad
+    /// value, a variant it does not play), which stops the match.
+    fn wait_for_ready(&mut self) -> Result<(), ClientError> {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        let mut refused = Vec::new();
+        loop {
+            let line = self.next_line(deadline, "ready")?;
+            match split_line(&line) {
+                Some(("ready", _)) if refused.is_empty() => return Ok(()),
+                Some(("ready", _)) => {
+                    return Err(ClientError::Protocol(format!(
+                        "{} refused what it was given before init: {}",
+                        self.name,
+                        refused.join("; ")
+                    )))
+                }
+                Some(("error", _)) => refused.push(line.trim().to_string()),
+                _ => {}
+            }
+        }
     }
 
     /// The variant, the numbering and the options of a Hub v2 engine.
@@ -365,17 +387,6 @@ impl HubClient {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|e| ClientError::Crashed(format!("{}: writing '{line}': {e}", self.name)))
-    }
-
-    /// Reads lines until one starts with `word`, within `timeout`.
-    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<String, ClientError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let line = self.next_line(deadline, word)?;
-            if split_line(&line).is_some_and(|(w, _)| w == word) {
-                return Ok(line);
-            }
-        }
     }
 
     fn next_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, ClientError> {
