@@ -389,6 +389,32 @@ fn a_bad_fen_argument_stops_the_run() {
     assert_eq!(run.code, 2, "one limit at most");
 }
 
+/// An input file with nothing in it is said so and is a skipped input
+/// (exit 1); `--fen` with a file, or two files, is refused.
+#[test]
+fn empty_inputs_are_said_and_mixed_inputs_refused() {
+    let empty = file("empty.pdn", "\n\n");
+    for flag in ["--pdn", "--positions"] {
+        let run = analyse(&[flag, empty.to_str().unwrap(), "--depth", "2"]);
+        assert_eq!(run.code, 1, "{flag}: {}", run.stderr);
+        assert!(run.records.is_empty());
+        assert!(run.stderr.contains("holds no"), "{flag}: {}", run.stderr);
+    }
+    let path = empty.to_str().unwrap();
+    for args in [
+        &["--fen", "W:W31-50:B1-20", "--pdn", path][..],
+        &["--positions", path, "--pdn", path],
+    ] {
+        let run = analyse(&[args, &["--depth", "2"]].concat());
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("cannot be used with"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// A position searched in this process, as `tempo analyse` searches it
 /// with `--depth 5`: its score under `resources`.
 fn library_score<R: Rules>(fen: &str, resources: tempo::search::SearchResources<R>) -> i32 {

@@ -53,11 +53,11 @@ pub struct AnalyseArgs {
     pub variant: VariantArg,
     /// One position, as a FEN or a Hub position string (default, without
     /// --positions or --pdn: the variant's start position).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["positions", "pdn"])]
     pub fen: Option<String>,
     /// A file of positions, one FEN or Hub position string per line (blank
     /// lines and `#` comments skipped).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "pdn")]
     pub positions: Option<PathBuf>,
     /// A PDN file: every position of every game is analysed and each played
     /// move is judged against the best one.
@@ -227,7 +227,14 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
         let skipped = if *skipped { " (skipped)" } else { "" };
         eprintln!("{}:{line}: {message}{skipped}", path.display());
     }
-    Ok((units, errors.iter().filter(|e| e.skipped).count()))
+    let mut skipped = errors.iter().filter(|e| e.skipped).count();
+    if units.is_empty() && errors.is_empty() {
+        // Nothing to analyse is an input that was not what it should be.
+        let what = if pdn { "game" } else { "position" };
+        eprintln!("{}: holds no {what} (skipped)", path.display());
+        skipped += 1;
+    }
+    Ok((units, skipped))
 }
 
 /// Runs `tempo analyse`.
