@@ -3,14 +3,12 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     if let Err(e) = tempo::cli::cpu::check() {
         eprintln!("tempo: {e}");
         return ExitCode::from(2);
     }
-    let cli = tempo::cli::Cli::parse();
+    let cli = tempo::cli::Cli::read();
     match tempo::cli::run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -412,7 +412,14 @@ fn empty_inputs_are_said_and_mixed_inputs_refused() {
             "{args:?}: {}",
             run.stderr
         );
-    }
+    } // A negative number is a value out of range, not an unknown flag.
+    let run = analyse(&["--depth", "-1"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("-1 is not in 1..=120"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A position searched in this process, as `tempo analyse` searches it

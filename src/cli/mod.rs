@@ -44,6 +44,23 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// Reads the command line, exiting with clap's message on a mistake. A
+    /// negative number is read as a value, in every subcommand, so that
+    /// `--depth -1` is refused by the value's range rather than taken for
+    /// an unknown flag.
+    pub fn read() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        fn negative_numbers(command: clap::Command) -> clap::Command {
+            command
+                .allow_negative_numbers(true)
+                .mut_subcommands(negative_numbers)
+        }
+        let matches = negative_numbers(Cli::command()).get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
 /// The variants selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
