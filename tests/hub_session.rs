@@ -436,6 +436,11 @@ fn bad_input_is_answered_with_an_error_and_the_engine_keeps_serving() {
     e.refused("pos pos=Wbbbb", "51");
     e.refused(&format!("pos pos={}", START10.replace('W', "X")), "'X'");
     e.refused(&format!("pos pos={START8}"), "expected 51");
+    // An 8x8 position while the variant is International names the way out.
+    e.refused(
+        &format!("pos pos={START8}"),
+        "set the variant first, set-param name=variant value=brazilian",
+    );
     // Illegal and ambiguous moves, named with their place in the list.
     e.refused(
         &format!("pos pos={START10} moves=\"32-28 19-23 32-28\""),

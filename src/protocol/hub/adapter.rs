@@ -38,6 +38,7 @@ use super::codec::{
 };
 use super::numbering::{Numbering, Wire};
 use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
+use crate::rules::{Geometry, Rules, VariantKind};
 
 /// The longest input line read, in bytes; a longer line is skipped and
 /// answered with an error.
@@ -392,7 +393,8 @@ impl<W: Write> Session<W> {
                     } else {
                         format!(", numbering {}", self.numbering.name())
                     };
-                    self.error(&format!("pos: {e} (variant {variant}{numbering})"))?;
+                    let hint = other_board(&position, self.engine.variant());
+                    self.error(&format!("pos: {e} (variant {variant}{numbering}){hint}"))?;
                 }
             }
             HubCommand::Level(update) => self.level.apply(&update),
@@ -425,6 +427,29 @@ impl<W: Write> Session<W> {
                 self.send(&format_done(best.as_ref(), ponder.as_ref()))
             }
         }
+    }
+}
+
+/// A hint for a Hub position string that has the length of another
+/// board's: the variants that board plays, to be chosen first.
+fn other_board(position: &str, current: VariantKind) -> String {
+    let length = position.trim().chars().count();
+    let length_of = |kind: VariantKind| crate::rules::with_rules!(kind, R => <<R as Rules>::Geometry as Geometry>::HUB_LEN);
+    if position.contains(':') || length == length_of(current) {
+        return String::new();
+    }
+    let fitting: Vec<&str> = VariantKind::ALL
+        .into_iter()
+        .filter(|&kind| length_of(kind) == length)
+        .map(VariantKind::hub_name)
+        .collect();
+    match fitting.as_slice() {
+        [] => String::new(),
+        names => format!(
+            "; {length} characters is a position of another board: set the variant first, \
+             set-param name=variant value={}",
+            names.join("|")
+        ),
     }
 }
 
