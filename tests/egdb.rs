@@ -274,6 +274,32 @@ fn a_second_build_keeps_the_tables_on_disk() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `tempo egdb probe` on a directory of 3-piece tables: with the default
+/// --pieces (4) a 3-piece position is probed, a 4-piece one refused with
+/// the count the tables reach and the command that builds more.
+#[test]
+fn probe_uses_the_tables_there_and_says_how_far_they_go() {
+    let dir = scratch("probe");
+    built::<Brazilian>(&dir, 3);
+    let probe = |fen: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["egdb", "probe", "--variant", "brazilian", "--fen", fen])
+            .arg("--dir")
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = probe("W:W21,22:B1");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("win"));
+    let out = probe("W:W21,22:B1,2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("complete only up to 3 pieces"), "{stderr}");
+    assert!(stderr.contains("tempo egdb build --pieces 4"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn value(db: &Egdb<International>, fen: &str) -> Value {
     db.probe(&parse_fen(fen).unwrap()).unwrap()
 }

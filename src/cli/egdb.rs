@@ -234,7 +234,16 @@ fn run_probe<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
             t.pieces
         ));
     }
-    let db = Egdb::<R>::load(&t.dir, t.pieces).map_err(|e| e.to_string())?;
+    // The tables there, up to --pieces or as far as they are complete.
+    let db = Egdb::<R>::load_available(&t.dir, t.pieces).map_err(|e| e.to_string())?;
+    if pieces > db.pieces() {
+        return Err(format!(
+            "--fen: {pieces} pieces, but the tables in {} are complete only up to {} pieces \
+             (build more with `tempo egdb build --pieces {pieces}`)",
+            t.dir.display(),
+            db.pieces()
+        ));
+    }
     let value = db
         .probe(&pos)
         .ok_or("--fen: the side not to move has no pieces: the game is over")?;
