@@ -290,7 +290,11 @@ fn probe_uses_the_tables_there_and_says_how_far_they_go() {
             .unwrap()
     };
     let out = probe("W:W21,22:B1");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("win"));
     let out = probe("W:W21,22:B1,2");
     let stderr = String::from_utf8_lossy(&out.stderr);
