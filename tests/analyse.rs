@@ -553,6 +553,63 @@ fn main_lines(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The main-line moves of each game of a PDN file, read by pydraughts'
+/// `PDNReader`.
+fn pydraughts_main_lines(path: &std::path::Path) -> Vec<Vec<String>> {
+    let script = format!(
+        "from draughts.PDN import PDNReader\n\
+         for g in PDNReader(filename={:?}).games:\n    print(' '.join(g.moves))\n",
+        path.to_str().unwrap()
+    );
+    let out = std::process::Command::new(python::python())
+        .args(["-c", &script])
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// Games of over 100 moves with variations, three to a file: pydraughts
+/// reads every one whole (a repeated `25...` after a variation made it drop
+/// `25.` inside `125.` and fail).
+#[test]
+fn long_annotated_games_read_whole_in_pydraughts() {
+    let one = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/long-game.pdn"
+    ))
+    .unwrap();
+    let input = file(
+        "long-games.pdn",
+        &[one.as_str(), "\n", &one, "\n", &one].concat(),
+    );
+    let annotated = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("long-annotated.pdn");
+    let _ = fs::remove_file(&annotated);
+    let run = analyse(&[
+        "--pdn",
+        input.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--annotate",
+        annotated.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = fs::read_to_string(&annotated).unwrap();
+    let ours = main_lines(&text);
+    assert_eq!(ours.len(), 3);
+    assert!(ours[0].len() > 200, "{} plies", ours[0].len());
+    assert!(text.contains(") "), "no variation: {text}");
+    assert_eq!(pydraughts_main_lines(&annotated), ours);
+}
+
 #[test]
 fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     let input = file("annotate-in.pdn", GAMES);
@@ -591,26 +648,7 @@ fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     assert!(blunder.contains("(1. "), "{blunder}");
     assert!(blunder.contains("White: average loss"), "{blunder}");
     // pydraughts reads the same main lines back.
-    let script = format!(
-        "from draughts.PDN import PDNReader\n\
-         for g in PDNReader(filename={:?}).games:\n    print(' '.join(g.moves))\n",
-        annotated.to_str().unwrap()
-    );
-    let out = std::process::Command::new(python::python())
-        .args(["-c", &script])
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let theirs: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect();
-    assert_eq!(theirs, expected);
+    assert_eq!(pydraughts_main_lines(&annotated), expected);
     // The report: a graph for each game, a diagram for the blunder, and
     // nothing fetched from elsewhere.
     let html = fs::read_to_string(&report).unwrap();

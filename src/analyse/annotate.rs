@@ -167,7 +167,10 @@ pub fn line_moves<R: Rules>(pos: &Position<R>, texts: &[String]) -> Vec<Move> {
 
 /// Move numbering as PDN writes it: a number before each move of the side
 /// that starts the game (`12. 32-28`), and `12...` before a move of the
-/// other side where the reader needs it (at the start, after a variation).
+/// other side only where a line starts with it (a game or a variation).
+/// The main line takes no `12...` after a variation: each of its numbers
+/// then appears once, which pydraughts' `PDNReader` needs (it drops a
+/// repeated number wherever its digits appear, `25.` inside `125.` too).
 struct Numbering {
     number: usize,
 }
@@ -231,13 +234,11 @@ pub fn annotated_pdn<R: Rules>(
     )];
     let mut numbering = Numbering { number: 1 };
     let mut pos = *game.start();
-    let mut force = true;
     for (ply, &mv) in game.moves().iter().enumerate() {
         let record = records.iter().find(|r| r.ply == ply);
         let played = record.and_then(|r| r.played.as_ref());
         let mark = played.and_then(|p| Mark::of(p.loss));
-        numbering.prefix(&pos, force, &mut words);
-        force = false;
+        numbering.prefix(&pos, ply == 0, &mut words);
         let symbol = mark.map_or("", Mark::symbol);
         words.push(format!("{}{symbol}", move_text(&pos, mv)));
         if let Some(played) = played {
@@ -253,7 +254,6 @@ pub fn annotated_pdn<R: Rules>(
                 let score = white_view(record.score, pos.side_to_move());
                 variation[1] = format!("{} {{{score}}}", variation[1]);
                 words.push(format!("({})", variation.join(" ")));
-                force = true;
             }
         }
         numbering.after(&pos);
