@@ -412,7 +412,22 @@ fn empty_inputs_are_said_and_mixed_inputs_refused() {
             "{args:?}: {}",
             run.stderr
         );
-    } // A negative number is a value out of range, not an unknown flag.
+    }
+    // An output that cannot be written is refused before any search.
+    let long = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/long-game.pdn");
+    for flag in ["--annotate", "--report"] {
+        let started = std::time::Instant::now();
+        let run = analyse(&["--pdn", long, "--depth", "30", flag, "/no/such/dir/out"]);
+        assert_eq!(run.code, 2, "{flag}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("/no/such/dir does not exist"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.records.is_empty());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    // A negative number is a value out of range, not an unknown flag.
     let run = analyse(&["--depth", "-1"]);
     assert_eq!(run.code, 2);
     assert!(

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -237,9 +237,34 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     Ok((units, skipped))
 }
 
+/// Refuses an output path that cannot be written, before any search: its
+/// folder must exist and the path must not be a folder.
+fn check_output(flag: &str, path: &Path) -> Result<(), String> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "{flag} {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!("{flag} {}: is a folder", path.display()));
+    }
+    Ok(())
+}
+
 /// Runs `tempo analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let kind = VariantKind::from(args.variant);
+    for (flag, path) in [("--annotate", &args.annotate), ("--report", &args.report)] {
+        if let Some(path) = path {
+            check_output(flag, path)?;
+        }
+    }
     let (units, skipped) = load(args, kind)?;
     let no_limit = args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none();
     let settings = Settings {
