@@ -81,6 +81,22 @@ pub enum CommandError {
         /// The expected form of the command.
         usage: &'static str,
     },
+    /// A bare word where the command takes only `name=value` arguments
+    /// (moves not quoted: `moves=32-28 18-23`).
+    Stray {
+        /// The command word.
+        command: &'static str,
+        /// The word.
+        word: String,
+    },
+    /// A command of this protocol written in capitals (`GO THINK`): the
+    /// commands are lower case.
+    Case {
+        /// The command as written.
+        written: String,
+        /// The command meant.
+        meant: &'static str,
+    },
     /// An argument whose value cannot be used.
     BadValue {
         /// The command word.
@@ -101,6 +117,15 @@ impl fmt::Display for CommandError {
             CommandError::Missing { command, usage } => {
                 write!(f, "{command}: missing argument, expected '{usage}'")
             }
+            CommandError::Stray { command, word } => write!(
+                f,
+                "{command}: '{word}' is not a name=value argument; quote a list of moves, \
+                 moves=\"32-28 18-23\""
+            ),
+            CommandError::Case { written, meant } => write!(
+                f,
+                "unknown command '{written}': the commands are lower case, '{meant}'"
+            ),
             CommandError::BadValue {
                 command,
                 arg,
@@ -139,10 +164,35 @@ pub fn parse_command(line: &str) -> Result<Option<HubCommand>, CommandError> {
                 _ => parse_go(&args)?,
             }
         }
-        _ => return Ok(None),
+        other => {
+            // A command of this protocol in other letters is a mistake to
+            // name; any other word is ignored (forward compatibility).
+            return match KNOWN.iter().find(|known| known.eq_ignore_ascii_case(other)) {
+                Some(meant) => Err(CommandError::Case {
+                    written: other.to_string(),
+                    meant,
+                }),
+                None => Ok(None),
+            };
+        }
     };
     Ok(Some(command))
 }
+
+/// The command words this engine knows.
+const KNOWN: [&str; 11] = [
+    "hub",
+    "init",
+    "new-game",
+    "stop",
+    "ponder-hit",
+    "ping",
+    "quit",
+    "set-param",
+    "pos",
+    "level",
+    "go",
+];
 
 fn parse_set_param(args: &[Arg]) -> Result<HubCommand, CommandError> {
     match (value_of(args, "name"), value_of(args, "value")) {
@@ -158,6 +208,12 @@ fn parse_set_param(args: &[Arg]) -> Result<HubCommand, CommandError> {
 }
 
 fn parse_pos(args: &[Arg]) -> Result<HubCommand, CommandError> {
+    if let Some(stray) = args.iter().find(|a| a.value.is_none()) {
+        return Err(CommandError::Stray {
+            command: "pos",
+            word: stray.name.clone(),
+        });
+    }
     let position = value_of(args, "pos")
         .filter(|p| !p.trim().is_empty())
         .ok_or(CommandError::Missing {
@@ -352,6 +408,22 @@ mod tests {
                 ..LevelUpdate::default()
             })
         );
+    }
+
+    #[test]
+    fn stray_words_in_pos_and_capitals_are_named() {
+        let stray = parse_command("pos pos=W:W31-50:B1-20 moves=32-28 18-23").unwrap_err();
+        assert!(
+            stray.to_string().contains("'18-23' is not a name=value"),
+            "{stray}"
+        );
+        let capitals = parse_command("GO THINK").unwrap_err();
+        assert!(
+            capitals.to_string().contains("lower case, 'go'"),
+            "{capitals}"
+        );
+        assert!(parse_command("Set-Param name=hash value=8").is_err());
+        assert_eq!(parse_command("help"), Ok(None));
     }
 
     #[test]
