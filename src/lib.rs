@@ -17,8 +17,9 @@
 //! - `search`: takes a game and its `SearchResources` (weights, endgame
 //!   tables), loaded by one function from `ResourceSettings`.
 //! - `engine`: the one engine API the protocols drive; `arena` plays
-//!   engines against each other over Hub; `analyse` and `train` are tools
-//!   over the search, used by the CLI.
+//!   engines against each other over Hub (tempo's and Scan 2.0's) and DXP;
+//!   `analyse` and `train` are tools over the search (`train` also reads
+//!   played games as PDN), used by the CLI.
 
 pub mod analyse;
 pub mod arena;

@@ -36,12 +36,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // The adapters over the engine (Hub, DXP), and the tools beside them.
     ("protocol", &["rules", "referee", "pdn", "engine"]),
-    // The match tool drives engines over Hub: no search of its own.
+    // The match tool drives engines over Hub (both dialects) and DXP: no
+    // search of its own.
     ("arena", &["rules", "referee", "pdn", "protocol"]),
     ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
     // Training labels positions by search and, within them, by the endgame
-    // databases.
-    ("train", &["rules", "referee", "eval", "search", "egdb"]),
+    // databases; played games come to it as PDN (`train::label`).
+    (
+        "train",
+        &["rules", "pdn", "referee", "eval", "search", "egdb"],
+    ),
     // The command line sits on top of everything.
     (
         "cli",

@@ -11,6 +11,10 @@ use std::process::Command;
 use tempo::pdn::{game_type, needs_variant_tag};
 use tempo::rules::VariantKind;
 
+#[path = "common/random_mover.rs"]
+mod random_mover;
+use random_mover::random_mover;
+
 fn tempo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tempo"))
 }
@@ -226,22 +230,6 @@ fn pdn_games(text: &str) -> Vec<(Option<String>, String)> {
             (fen, moves)
         })
         .collect()
-}
-
-/// The random mover example next to the tempo binary (the full `cargo
-/// test` builds it).
-fn random_mover() -> std::path::PathBuf {
-    let mover = std::path::Path::new(env!("CARGO_BIN_EXE_tempo"))
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join("random_mover");
-    assert!(
-        mover.exists(),
-        "build the example first: {}",
-        mover.display()
-    );
-    mover
 }
 
 #[test]
@@ -616,33 +604,31 @@ fn what_a_scan1_engine_cannot_play_stops_the_match() {
     let mover = format!("{} --scan1", random_mover().display());
     let dir = scan_dir("scan1-refusals");
     let dir_arg = format!("2:{}", dir.display());
-    for (extra, needle) in [
+    let no_game = "no game was played";
+    for (extra, needles) in [
         (
-            &["--variant", "brazilian", "--depth", "2"][..],
-            "International draughts only",
+            &["--variant", "brazilian", "--depth", "2", "--dir", &dir_arg][..],
+            &["International draughts only", no_game][..],
         ),
-        (&["--nodes", "1000"], "no node limit"),
+        (
+            &["--nodes", "1000", "--dir", &dir_arg],
+            &["no node limit", no_game],
+        ),
+        (&["--depth", "2", "--dir", "2:/no/such/dir"], &["--dir"]),
+        (&["--depth", "2", "--dir", "3:/tmp"], &["--dir"]),
+        (&["--depth", "2", "--dir", "2"], &["--dir"]),
     ] {
         let out = tempo()
-            .args(["match", "--games", "2", "--dir", &dir_arg])
+            .args(["match", "--games", "2"])
             .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
             .args(extra)
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
-        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
-        assert!(stderr.contains("no game was played"), "{stderr}");
-    }
-    for bad in ["2:/no/such/dir", "3:/tmp", "2"] {
-        let out = tempo()
-            .args(["match", "--games", "2", "--depth", "2", "--dir", bad])
-            .args(["--engine", &format!("{exe} hub"), "--engine", &mover])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
-        assert!(stderr.contains("--dir"), "{bad}: {stderr}");
+        for needle in needles {
+            assert!(stderr.contains(needle), "{extra:?}: {needle}: {stderr}");
+        }
     }
 }
 

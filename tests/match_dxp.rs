@@ -16,20 +16,12 @@ fn tempo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tempo"))
 }
 
-/// The random mover example next to the tempo binary (the full `cargo
-/// test` builds it): an opponent that answers at once.
+#[path = "common/random_mover.rs"]
+mod mover;
+
+/// The random mover: an opponent that answers at once.
 fn random_mover() -> String {
-    let mover = std::path::Path::new(env!("CARGO_BIN_EXE_tempo"))
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join("random_mover");
-    assert!(
-        mover.exists(),
-        "build the example first: {}",
-        mover.display()
-    );
-    mover.display().to_string()
+    mover::random_mover().display().to_string()
 }
 
 /// A port nobody listens on now.

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::resources::ResourceArgs;
-use super::selfplay::{progress_printer, report};
+use super::selfplay::{open_data, progress_printer, report, threads_or_all};
 use super::VariantArg;
 use crate::pdn::read_games;
 use crate::rules::{Rules, VariantKind};
 use crate::search::SearchResources;
-use crate::train::data::{file_variant, read_file, Census, DataWriter};
+use crate::train::data::{file_variant, read_file, Census};
 use crate::train::label::{played_game, run as label, LabelConfig, PlayedGame};
 use crate::train::merge::merge;
 
@@ -159,18 +159,8 @@ fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
     }
     let resources =
         SearchResources::<R>::load(&args.resources.settings()).map_err(|e| e.to_string())?;
-    let (mut writer, existing) = DataWriter::open(&args.out, R::KIND).map_err(|e| e.to_string())?;
-    if existing.dropped_bytes > 0 {
-        eprintln!(
-            "{}: cut off {} bytes of a chunk an earlier run left unfinished",
-            args.out.display(),
-            existing.dropped_bytes
-        );
-    }
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let (mut writer, existing) = open_data(&args.out, R::KIND)?;
+    let threads = threads_or_all(args.threads);
     let config = LabelConfig {
         depth: Some(args.depth),
         nodes: args.nodes,

@@ -14,7 +14,7 @@ use super::VariantArg;
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::search::resources::PatternSource;
 use crate::search::SearchResources;
-use crate::train::data::DataWriter;
+use crate::train::data::{DataWriter, Existing};
 use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
 
 /// Arguments of `tempo selfplay`.
@@ -102,18 +102,8 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         settings.patterns = PatternSource::HandTermsOnly;
     }
     let resources = SearchResources::<R>::load(&settings).map_err(|e| e.to_string())?;
-    let (mut writer, existing) = DataWriter::open(&args.out, kind).map_err(|e| e.to_string())?;
-    if existing.dropped_bytes > 0 {
-        eprintln!(
-            "{}: cut off {} bytes of a chunk an earlier run left unfinished",
-            args.out.display(),
-            existing.dropped_bytes
-        );
-    }
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let (mut writer, existing) = open_data(&args.out, kind)?;
+    let threads = threads_or_all(args.threads);
     let config = SelfplayConfig {
         games: args.games,
         batch_games: args.batch_games,
@@ -153,6 +143,31 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     let done = play::<R>(&config, &mut writer, &existing, &mut show)?;
     report(&args.out, &done);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens (or starts) the data file `out` of a run, saying so when a chunk
+/// an earlier run left unfinished is cut off.
+pub(super) fn open_data(
+    out: &std::path::Path,
+    kind: VariantKind,
+) -> Result<(DataWriter, Existing), String> {
+    let (writer, existing) = DataWriter::open(out, kind).map_err(|e| e.to_string())?;
+    if existing.dropped_bytes > 0 {
+        eprintln!(
+            "{}: cut off {} bytes of a chunk an earlier run left unfinished",
+            out.display(),
+            existing.dropped_bytes
+        );
+    }
+    Ok((writer, existing))
+}
+
+/// The threads asked for, or one per processor.
+pub(super) fn threads_or_all(asked: Option<u32>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
 }
 
 /// Prints a run's progress on standard error: one line rewritten each

@@ -18,13 +18,13 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use super::{keep_tail, program, split_command, Claim, ClientError, EngineSpec};
+use super::{engine_command, keep_tail, split_command, Claim, ClientError, EngineSpec};
 use crate::protocol::dxp::codec::{
     Acceptance, DxpMessage, DxpMove, EndReason, GameRequest, Setup, StopCode, SQUARES,
 };
@@ -441,19 +441,7 @@ fn spawn(
     spec: &EngineSpec,
     stderr: &Arc<Mutex<(String, bool)>>,
 ) -> Result<Child, String> {
-    let dir = match &spec.dir {
-        Some(dir) => Some(
-            dir.canonicalize()
-                .map_err(|e| format!("working directory {}: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
-    let mut command = Command::new(program(&words[0], dir.as_deref()));
-    if let Some(dir) = &dir {
-        command.current_dir(dir);
-    }
-    let mut child = command
-        .args(&words[1..])
+    let mut child = engine_command(words, spec)?
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
