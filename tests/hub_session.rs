@@ -285,6 +285,7 @@ fn hub_params_lists_every_parameter_with_its_help_for_people() {
         ("hash", "int 1..65536, default 64: transposition table"),
         ("eval-file", "string, default \"\": pattern weights"),
         ("draw-long-endgame", "long endgame"),
+        ("numbering", "pydraughts"),
     ] {
         assert!(
             text.lines()
@@ -292,6 +293,29 @@ fn hub_params_lists_every_parameter_with_its_help_for_people() {
             "{name}: {says} not in\n{text}"
         );
     }
+    // The same names, in the same order, as `hub` declares.
+    let listed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut hub = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("hub")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tempo hub");
+    {
+        use std::io::Write;
+        let mut stdin = hub.stdin.take().unwrap();
+        stdin.write_all(b"hub\nquit\n").unwrap();
+    }
+    let out = hub.wait_with_output().unwrap();
+    let declared: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("param name="))
+        .filter_map(|rest| rest.split_whitespace().next().map(String::from))
+        .collect();
+    assert_eq!(listed, declared);
 }
 
 #[test]

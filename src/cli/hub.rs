@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::engine::{EngineHost, ParamKind};
+use crate::protocol::hub::Numbering;
 
 /// Arguments of `tempo hub`.
 #[derive(Debug, Default, Args)]
@@ -31,9 +32,13 @@ pub fn run(args: &HubArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints each parameter on a line: name, type and range, default, help.
+/// Prints each parameter on a line: name, type and range, default, help;
+/// the same list, in the same order, as `hub` declares (the protocol's own
+/// `numbering` second).
 fn list_params() {
-    for param in EngineHost::new().params() {
+    let mut params = EngineHost::new().params();
+    params.insert(1.min(params.len()), Numbering::default().param());
+    for param in params {
         let kind = match &param.kind {
             ParamKind::Bool => "bool".to_string(),
             ParamKind::Int { min, max } => format!("int {min}..{max}"),
