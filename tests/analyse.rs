@@ -413,6 +413,14 @@ fn empty_inputs_are_said_and_mixed_inputs_refused() {
             run.stderr
         );
     }
+    // A binary file is refused as such; control characters are never echoed.
+    let binary = file("binary.pdn", "\u{7f}ELF\u{0}\u{1}\u{2}\n");
+    let run = analyse(&["--pdn", binary.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a text file"), "{}", run.stderr);
+    let garbled = file("garbled.pdn", "1. 32-28 \u{1b}[31m 18-23 *\n");
+    let run = analyse(&["--pdn", garbled.to_str().unwrap(), "--depth", "2"]);
+    assert!(!run.stderr.contains('\u{1b}'), "{}", run.stderr);
     // An output that cannot be written is refused before any search.
     let long = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/long-game.pdn");
     for flag in ["--annotate", "--report"] {

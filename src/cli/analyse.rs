@@ -212,6 +212,12 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     };
     // PDN files are often Latin-1: names may come out garbled, moves never.
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.contains(&0) {
+        return Err(format!(
+            "{}: not a text file (it holds NUL bytes): give a PDN file or one of positions",
+            path.display()
+        ));
+    }
     let text = String::from_utf8_lossy(&bytes);
     let (units, errors) = if pdn {
         read_pdn(kind, &text)
@@ -225,6 +231,19 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     } in &errors
     {
         let skipped = if *skipped { " (skipped)" } else { "" };
+        // Control characters of a garbled input are shown, not sent to the
+        // terminal.
+        let message: String = message
+            .chars()
+            .flat_map(|c| {
+                let shown: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                shown
+            })
+            .collect();
         eprintln!("{}:{line}: {message}{skipped}", path.display());
     }
     let mut skipped = errors.iter().filter(|e| e.skipped).count();
