@@ -177,8 +177,14 @@ impl DxpClient {
         level: &LevelUpdate,
         deadline: Duration,
     ) -> Result<(String, Duration), ClientError> {
+        // The game goes on if the moves begin with those the engine knows;
+        // its own last one as the referee wrote it, not as it came (a
+        // capture sent without its captured squares, say).
         let follows = self.game.as_ref().is_some_and(|g| {
-            g.start == start && moves.len() > g.moves.len() && moves.starts_with(&g.moves)
+            let before_own = g.moves.len().saturating_sub(1);
+            g.start == start
+                && moves.len() > g.moves.len()
+                && moves[..before_own] == g.moves[..before_own]
         });
         let started;
         if follows {
