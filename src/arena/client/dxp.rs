@@ -114,19 +114,20 @@ impl DxpClient {
             )));
         }
         let reach = parse_spec(&spec.command).map_err(fail)?;
-        let listener = match reach.listen {
-            true => Some(
-                TcpListener::bind(&reach.addr)
-                    .map_err(|e| fail(format!("cannot listen on {}: {e}", reach.addr)))?,
-            ),
-            false => None,
+        // Listening comes first, so that an engine started next finds the
+        // address ready.
+        let listener = if reach.listen {
+            let bound = TcpListener::bind(&reach.addr)
+                .map_err(|e| fail(format!("cannot listen on {}: {e}", reach.addr)))?;
+            Some(bound)
+        } else {
+            None
         };
         let stderr = Arc::new(Mutex::new((String::new(), false)));
-        let child = match &reach.command {
+        let mut client_child = match &reach.command {
             Some(words) => Some(spawn(words, spec, &stderr).map_err(fail)?),
             None => None,
         };
-        let mut client_child = child;
         let waited = match (&client_child, reach.listen) {
             (Some(_), _) => CONNECT_TIMEOUT,
             (None, true) => LISTEN_TIMEOUT,
