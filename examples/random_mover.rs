@@ -129,17 +129,14 @@ fn scan1(mut seed: u64) {
                 moves.push(words.next().unwrap_or_default().to_string());
                 None
             }
-            Some("go") => {
-                let hub2 = pos.to_ascii_uppercase().chars().take(1).collect::<String>()
-                    + pos.get(1..).unwrap_or_default();
-                Some(
-                    match choose::<tempo::rules::International>(&hub2, &moves.join(" "), &mut seed)
-                    {
-                        Some(mv) => format!("info 1 1.0 -12 1 0.00 0.0 {mv}\nmove {mv}"),
-                        None => "error no legal move".to_string(),
-                    },
-                )
-            }
+            // The library reads a position string whatever the case of its
+            // side letter.
+            Some("go") => Some(
+                match choose::<tempo::rules::International>(&pos, &moves.join(" "), &mut seed) {
+                    Some(mv) => format!("info 1 1.0 -12 1 0.00 0.0 {mv}\nmove {mv}"),
+                    None => "error no legal move".to_string(),
+                },
+            ),
             Some("quit") => break,
             _ => None,
         };
