@@ -469,7 +469,7 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
     use std::sync::Arc;
     use tempo::eval::patterns::Layout;
     use tempo::eval::weights_file::write_file;
-    use tempo::eval::Patterns;
+    use tempo::eval::{Evaluator, Patterns};
     use tempo::rules::{Board10, Board8, VariantKind};
     use tempo::search::SearchResources;
     let fen = "W:W27,30,33,35,36,37,38,39,40,41,42,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,10,11,13,14,15,16,17,19,20,24";
@@ -486,7 +486,7 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
         run.records[0]["score"].as_f64().unwrap()
     };
     let hand_only = SearchResources::<International> {
-        patterns: Arc::new(Patterns::zero(Layout::of::<Board10>())),
+        evaluator: Evaluator::of_patterns(Arc::new(Patterns::zero(Layout::of::<Board10>()))),
         egdb: None,
     };
     let men = |centimen: i32| f64::from(centimen) / 100.0;

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use tempo::analyse::input::read_pdn;
 use tempo::analyse::output::{render, Format};
 use tempo::analyse::{centimen, mate_plies, Analyser, Event, Record, Settings, Source};
-use tempo::search::resources::{PatternSource, ResourceSettings};
+use tempo::search::resources::{EvalSource, ResourceSettings};
 
 use crate::board::side_name;
 use crate::{existing, parse_variant, search_limits, value_error, SIGNAL_POLL};
@@ -86,9 +86,9 @@ pub fn analyse_pdn(
         _ => movetime,
     };
     let limits = search_limits(movetime, depth, nodes)?;
-    let patterns = match weights {
-        Some(path) => PatternSource::File(existing(path, "weights", false)?),
-        None => PatternSource::Builtin,
+    let eval = match weights {
+        Some(path) => EvalSource::File(existing(path, "weights", false)?),
+        None => EvalSource::Builtin,
     };
     let egdb_path = egdb.map(|p| existing(p, "egdb", true)).transpose()?;
     let settings = Settings {
@@ -96,7 +96,7 @@ pub fn analyse_pdn(
         multipv,
         threads,
         resources: ResourceSettings {
-            patterns,
+            eval,
             egdb_path,
             egdb_pieces,
             builtin_egdb: true,

@@ -9,11 +9,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::eval::weights_file::read_any;
 use crate::referee::Game;
 use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules, VariantKind};
-use crate::search::resources::{PatternSource, ResourceSettings};
+use crate::search::resources::{eval_file_variant, EvalSource, ResourceSettings};
 use crate::search::tt::Table;
 use crate::search::{
     search, solved_draws, Control, Limits, SearchResources, SearchSetup, Techniques,
@@ -74,7 +73,7 @@ pub struct BenchArgs {
     /// Print only the totals.
     #[arg(long)]
     pub quiet: bool,
-    /// Pattern weights to search with instead of the built-in ones, for
+    /// Pattern weights or a network (`train --network`) to search with instead of the built-in ones, for
     /// the variant the file names (International or Brazilian); once per
     /// variant.
     #[arg(long = "eval-file", value_name = "PATH")]
@@ -105,7 +104,7 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
     };
     let (mut international, mut brazilian) = (None, None);
     for path in &args.eval_files {
-        let (kind, _) = read_any(path).map_err(|e| e.to_string())?;
+        let kind = eval_file_variant(path).map_err(|e| e.to_string())?;
         let slot = match kind {
             VariantKind::International => &mut international,
             VariantKind::Brazilian => &mut brazilian,
@@ -146,7 +145,7 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
 /// the built-in ones.
 fn resources<R: Rules>(eval_file: Option<PathBuf>) -> Result<SearchResources<R>, String> {
     let settings = ResourceSettings {
-        patterns: eval_file.map_or(PatternSource::Builtin, PatternSource::File),
+        eval: eval_file.map_or(EvalSource::Builtin, EvalSource::File),
         ..ResourceSettings::default()
     };
     SearchResources::load(&settings).map_err(|e| e.to_string())

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::search::resources::{
-    PatternSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
+    EvalSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
 };
 
 /// Where the searches' weights and endgame tables come from.
@@ -37,10 +37,10 @@ impl ResourceArgs {
     /// The settings the flags name.
     pub fn settings(&self) -> ResourceSettings {
         ResourceSettings {
-            patterns: self
+            eval: self
                 .eval_file
                 .clone()
-                .map_or(PatternSource::Builtin, PatternSource::File),
+                .map_or(EvalSource::Builtin, EvalSource::File),
             egdb_path: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
             builtin_egdb: self.egdb_builtin,

@@ -12,7 +12,7 @@ use clap::Args;
 use super::resources::ResourceArgs;
 use super::VariantArg;
 use crate::rules::{Geometry, Rules, VariantKind};
-use crate::search::resources::PatternSource;
+use crate::search::resources::EvalSource;
 use crate::search::SearchResources;
 use crate::train::data::{DataWriter, Existing};
 use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
@@ -99,7 +99,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
     let mut settings = args.resources.settings();
     if args.hand_eval {
-        settings.patterns = PatternSource::HandTermsOnly;
+        settings.eval = EvalSource::HandTermsOnly;
     }
     let resources = SearchResources::<R>::load(&settings).map_err(|e| e.to_string())?;
     let (mut writer, existing) = open_data(&args.out, kind)?;

@@ -9,13 +9,15 @@ use clap::Args;
 
 use super::VariantArg;
 use crate::egdb::Egdb;
+use crate::eval::network::{write_network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::{Layout, Patterns, Shape};
-use crate::eval::weights_file::{has_patterns, read_file as read_weights, write_file};
+use crate::eval::weights_file::{builtin, has_patterns, read_file as read_weights, write_file};
 use crate::rules::{Rules, VariantKind};
-use crate::train::data::read_file;
-use crate::train::distinct::distinct;
+use crate::train::distinct::Split;
 use crate::train::exact::relabel;
 use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
+use crate::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
+use crate::train::sets::load;
 
 /// Arguments of `tempo train`.
 #[derive(Debug, Args)]
@@ -35,10 +37,11 @@ pub struct TrainArgs {
     /// Positions a mini-batch.
     #[arg(long, default_value_t = 2048)]
     pub batch: usize,
-    /// Adam's step size, in hundredths of a man (at the first mini-batch
-    /// when --lr-end is given).
-    #[arg(long, default_value_t = 0.25)]
-    pub lr: f32,
+    /// Adam's step size (at the first mini-batch when --lr-end is given):
+    /// in hundredths of a man for patterns [default: 0.25], in the
+    /// network's own units with --network [default: 0.001].
+    #[arg(long)]
+    pub lr: Option<f32>,
     /// Adam's step size at the last mini-batch: the step falls from --lr to
     /// it geometrically over the whole fit [default: --lr, a constant step].
     #[arg(long, value_name = "LR")]
@@ -78,12 +81,28 @@ pub struct TrainArgs {
     /// draw) in place of their game's result and search score.
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<PathBuf>,
+    /// Fit a network on top of the built-in patterns instead of pattern
+    /// weights (see protocol.md, "Network files"); the file written is
+    /// read wherever a weights file is (`eval-file`, `--eval-file`).
+    #[arg(long, conflicts_with_all = ["init", "windows"])]
+    pub network: bool,
+    /// Layer 1 width of the network (a multiple of 16).
+    #[arg(long, default_value_t = 128, requires = "network")]
+    pub hidden: usize,
+    /// Layer 2 width of the network (a multiple of 8).
+    #[arg(long, default_value_t = 32, requires = "network")]
+    pub dense: usize,
     /// The most pieces of the tables --egdb loads (fewer where the folder
     /// holds fewer).
     #[arg(long, value_name = "N", default_value_t = 6)]
     #[arg(value_parser = clap::value_parser!(u32).range(2..))]
     pub egdb_pieces: u32,
 }
+
+/// Adam's first step for pattern weights, hundredths of a man.
+const PATTERN_LR: f32 = 0.25;
+/// Adam's first step for a network.
+const NETWORK_LR: f32 = 0.001;
 
 /// The window shapes `tempo train` can fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -104,13 +123,28 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is outside 0..1", args.lambda));
     }
-    for (name, value) in [("--lr", Some(args.lr)), ("--lr-end", args.lr_end)] {
+    for (name, value) in [("--lr", args.lr), ("--lr-end", args.lr_end)] {
         if let Some(v) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
             return Err(format!("{name} {v} must be a positive number"));
         }
     }
     if args.batch == 0 || args.epochs == 0 {
         return Err("--batch and --epochs must be at least 1".to_string());
+    }
+    if args.network {
+        if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > MAX_HIDDEN {
+            return Err(format!(
+                "--hidden {} must be a multiple of 16 up to {MAX_HIDDEN}",
+                args.hidden
+            ));
+        }
+        if args.dense == 0 || !args.dense.is_multiple_of(8) || args.dense > MAX_DENSE {
+            return Err(format!(
+                "--dense {} must be a multiple of 8 up to {MAX_DENSE}",
+                args.dense
+            ));
+        }
+        return crate::rules::with_rules!(VariantKind::from(args.variant), R => run_network::<R>(args));
     }
     crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
 }
@@ -152,70 +186,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         (Some(weights), _) => weights.layout(),
         (None, layout) => layout.unwrap_or(Layout::of::<R::Geometry>()),
     };
-    let mut games = 0u64;
-    let mut chunks = Vec::new();
-    for file in &args.files {
-        for chunk in read_file(file, kind).map_err(|e| e.to_string())? {
-            games += chunk.games as u64;
-            chunks.push(chunk);
-        }
-    }
-    let held = |batch: u32| batch % args.hold_out == args.hold_out - 1;
-    // Data of fewer batches than --hold-out has none that rule holds out:
-    // then the last batch is held out, or with a single batch its last
-    // positions (the end of its last games).
-    let rule_holds_some = chunks.iter().any(|c| held(c.batch));
-    let chunk_count = chunks.len();
-    let last = chunk_count.saturating_sub(1);
-    let (mut train_records, mut valid_records) = (Vec::new(), Vec::new());
-    for (i, chunk) in chunks.into_iter().enumerate() {
-        if rule_holds_some {
-            if held(chunk.batch) {
-                valid_records.extend(chunk.records);
-            } else {
-                train_records.extend(chunk.records);
-            }
-        } else if last > 0 {
-            if i == last {
-                valid_records.extend(chunk.records);
-            } else {
-                train_records.extend(chunk.records);
-            }
-        } else {
-            let n = chunk.records.len();
-            let split = n - (n / args.hold_out as usize).max(1).min(n);
-            valid_records.extend_from_slice(&chunk.records[split..]);
-            train_records.extend_from_slice(&chunk.records[..split]);
-        }
-    }
-    if !rule_holds_some && chunk_count > 0 {
-        eprintln!(
-            "train {kind}: {chunk_count} batches, fewer than --hold-out {}: holding out {}",
-            args.hold_out,
-            if last > 0 {
-                "the last batch"
-            } else {
-                "the last positions of the only batch"
-            }
-        );
-    }
-    let mut split = distinct(train_records, valid_records);
-    if let Some(dir) = &args.egdb {
-        let tables = Egdb::<R>::load_available(dir, args.egdb_pieces)
-            .map_err(|e| format!("--egdb {}: {e}", dir.display()))?;
-        let fitted = relabel(&mut split.train, &tables)?;
-        let held = relabel(&mut split.valid, &tables)?;
-        eprintln!(
-            "train {kind}: the {}-piece tables label {} positions to fit and {} held out \
-             (for White: {} won, {} drawn, {} lost)",
-            tables.pieces(),
-            fitted.total(),
-            held.total(),
-            fitted.white_wins + held.white_wins,
-            fitted.draws + held.draws,
-            fitted.black_wins + held.black_wins
-        );
-    }
+    let split = load_split::<R>(args)?;
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
     let files = || {
         args.files
@@ -237,15 +208,6 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
             valid.len()
         ));
     }
-    eprintln!(
-        "train {kind}: {games} games, {} positions, {} distinct: {} to fit, {} held out \
-         ({} held-out positions also in training games fitted instead)",
-        split.records,
-        split.train.len() + split.valid.len(),
-        split.train.len(),
-        split.valid.len(),
-        split.moved_to_train
-    );
     drop(split);
     let start = start.unwrap_or_else(|| Patterns::zero(layout));
     eprintln!(
@@ -256,35 +218,15 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let config = FitConfig {
         epochs: args.epochs,
         batch: args.batch,
-        learning_rate: args.lr,
-        final_learning_rate: args.lr_end.unwrap_or(args.lr),
+        learning_rate: args.lr.unwrap_or(PATTERN_LR),
+        final_learning_rate: args.lr_end.or(args.lr).unwrap_or(PATTERN_LR),
         l2: args.l2,
         lambda: args.lambda,
         seed: args.seed,
     };
     let terminal = std::io::stderr().is_terminal();
-    let mut on_epoch = |r: EpochReport| {
-        if terminal {
-            eprint!("\r{:<78}\r", "");
-        }
-        eprintln!(
-            "epoch {:>3}  train loss {:.6}  validation loss {:.6}",
-            r.epoch, r.train_loss, r.validation_loss
-        );
-    };
-    let mut on_batch = |epoch: u32, done: f64| {
-        if terminal {
-            let filled = (done * 40.0) as usize;
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "\repoch {epoch:>3} [{}{}] {:>3.0}%",
-                "#".repeat(filled),
-                " ".repeat(40 - filled),
-                done * 100.0
-            );
-        }
-    };
+    let mut on_epoch = |r: EpochReport| report_epoch(terminal, r);
+    let mut on_batch = |epoch: u32, done: f64| report_batch(terminal, epoch, done);
     let fitted = fit(
         layout,
         &train,
@@ -304,6 +246,132 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         fitted.best.1,
         args.out.display(),
         fitted.patterns.table_bytes() as f64 / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The training and held-out positions of `args.files`, relabelled by the
+/// endgame tables of `--egdb`; says how many of each, from how many games.
+fn load_split<R: Rules>(args: &TrainArgs) -> Result<Split, String> {
+    let kind = R::KIND;
+    let loaded = load(&args.files, kind, args.hold_out)?;
+    if let Some(note) = &loaded.note {
+        eprintln!("train {kind}: {note}");
+    }
+    let games = loaded.games;
+    let mut split = loaded.split;
+    if let Some(dir) = &args.egdb {
+        let tables = Egdb::<R>::load_available(dir, args.egdb_pieces)
+            .map_err(|e| format!("--egdb {}: {e}", dir.display()))?;
+        let fitted = relabel(&mut split.train, &tables)?;
+        let held = relabel(&mut split.valid, &tables)?;
+        eprintln!(
+            "train {kind}: the {}-piece tables label {} positions to fit and {} held out \
+             (for White: {} won, {} drawn, {} lost)",
+            tables.pieces(),
+            fitted.total(),
+            held.total(),
+            fitted.white_wins + held.white_wins,
+            fitted.draws + held.draws,
+            fitted.black_wins + held.black_wins
+        );
+    }
+    eprintln!(
+        "train {kind}: {games} games, {} positions, {} distinct: {} to fit, {} held out \
+         ({} held-out positions also in training games fitted instead)",
+        split.records,
+        split.train.len() + split.valid.len(),
+        split.train.len(),
+        split.valid.len(),
+        split.moved_to_train
+    );
+    Ok(split)
+}
+
+/// Prints an epoch's losses (over the progress bar on a terminal).
+fn report_epoch(terminal: bool, r: EpochReport) {
+    if terminal {
+        eprint!("\r{:<78}\r", "");
+    }
+    eprintln!(
+        "epoch {:>3}  train loss {:.6}  validation loss {:.6}",
+        r.epoch, r.train_loss, r.validation_loss
+    );
+}
+
+/// Draws the progress bar of an epoch on a terminal.
+fn report_batch(terminal: bool, epoch: u32, done: f64) {
+    if terminal {
+        let filled = (done * 40.0) as usize;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\repoch {epoch:>3} [{}{}] {:>3.0}%",
+            "#".repeat(filled),
+            " ".repeat(40 - filled),
+            done * 100.0
+        );
+    }
+}
+
+/// `tempo train --network`.
+fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
+    let kind = R::KIND;
+    let split = load_split::<R>(args)?;
+    let patterns = builtin(kind);
+    let files = || {
+        args.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let train = NetworkSamples::of::<R>(&split.train, &patterns)
+        .map_err(|e| format!("{}: {e}", files()))?;
+    let valid = NetworkSamples::of::<R>(&split.valid, &patterns)
+        .map_err(|e| format!("{}: {e}", files()))?;
+    drop(split);
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "{} training and {} held-out positions: need some of each (more games)",
+            train.len(),
+            valid.len()
+        ));
+    }
+    eprintln!(
+        "train {kind}: a network {INPUTS} -> {} (x2) -> {} -> 1 on top of the built-in patterns",
+        args.hidden, args.dense
+    );
+    let lr = args.lr.unwrap_or(NETWORK_LR);
+    let config = NetworkConfig {
+        hidden: args.hidden,
+        dense: args.dense,
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: lr,
+        final_learning_rate: args.lr_end.unwrap_or(lr),
+        lambda: args.lambda,
+        seed: args.seed,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let fitted = fit_network::<R>(
+        &patterns,
+        &train,
+        &valid,
+        &config,
+        &mut |r| report_epoch(terminal, r),
+        &mut |epoch, done| report_batch(terminal, epoch, done),
+    );
+    write_network(&fitted.network, &args.out).map_err(|e| e.to_string())?;
+    outln!(
+        "K {:.1}; validation loss {:.6} without the network, {:.6} at epoch {} \
+         ({:.6} in integers, as the engine scores); wrote {}",
+        fitted.k,
+        fitted.start_loss,
+        fitted.best.0,
+        fitted.best.1,
+        fitted.integer_loss,
+        args.out.display()
     );
     Ok(ExitCode::SUCCESS)
 }

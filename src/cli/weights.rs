@@ -6,9 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use crate::eval::network::{network_checksum, read_network, INPUTS};
 use crate::eval::patterns::{Patterns, Shape, UNIT};
-use crate::eval::weights_file::{read_any, write_file};
+use crate::eval::weights_file::{builtin, read_any, write_file};
 use crate::rules::VariantKind;
+use crate::search::resources::is_network_file;
 use crate::train::average::average;
 
 /// Arguments of `tempo weights`.
@@ -25,7 +27,8 @@ pub enum WeightsCommand {
     /// Average fitted weight sets of one variant and window shape, entry by
     /// entry: the mean of two fits plays better than either alone.
     Average(AverageArgs),
-    /// Say what weights files hold: variant, windows, weights, non-zero ones.
+    /// Say what weights files hold: variant, windows, weights, non-zero
+    /// ones; for a network file (`train --network`) its layers.
     Info(InfoArgs),
 }
 
@@ -122,6 +125,23 @@ fn run_average(args: &AverageArgs) -> Result<ExitCode, String> {
 
 fn run_info(args: &InfoArgs) -> Result<ExitCode, String> {
     for file in &args.files {
+        if is_network_file(file) {
+            let net = read_network(file).map_err(|e| e.to_string())?;
+            let builtin_base = net.base == network_checksum(&builtin(net.variant));
+            outln!(
+                "{}: {}, a network {INPUTS} -> {} (x2) -> {} -> 1 on top of {}",
+                file.display(),
+                net.variant,
+                net.hidden,
+                net.dense,
+                if builtin_base {
+                    "this tempo's built-in patterns"
+                } else {
+                    "other patterns than this tempo's built-in ones (the engine refuses it)"
+                }
+            );
+            continue;
+        }
         let (kind, patterns) = read(file)?;
         let layout = patterns.layout();
         let raw = patterns.raw();

@@ -35,7 +35,7 @@ use crate::eval::weights_file;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{squares_of, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
-use crate::search::resources::{builtin_egdb, PatternSource, ResourceSettings};
+use crate::search::resources::{builtin_egdb, EvalSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
 use crate::search::{solved_draws, Control, Techniques};
@@ -212,7 +212,7 @@ impl EngineHost {
             Err(why) => {
                 self.eval_files.retain(|(k, _)| *k != kind);
                 let builtin = ResourceSettings {
-                    patterns: PatternSource::Builtin,
+                    eval: EvalSource::Builtin,
                     ..settings
                 };
                 let note = self.game.load_resources(&builtin).unwrap_or(None);
@@ -230,11 +230,11 @@ impl EngineHost {
     fn resource_settings(&self, files: &[(VariantKind, PathBuf)]) -> ResourceSettings {
         let kind = self.variant;
         ResourceSettings {
-            patterns: files
+            eval: files
                 .iter()
                 .find(|(k, _)| *k == kind)
-                .map_or(PatternSource::Builtin, |(_, path)| {
-                    PatternSource::File(path.clone())
+                .map_or(EvalSource::Builtin, |(_, path)| {
+                    EvalSource::File(path.clone())
                 }),
             egdb_path: (!self.egdb_path.is_empty()).then(|| PathBuf::from(&self.egdb_path)),
             egdb_pieces: self.egdb_pieces,

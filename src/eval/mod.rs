@@ -14,6 +14,8 @@
 //! folded into per-square sums), `regions` (board masks), `terms` (the hand
 //! terms), and for the learned part `patterns` and `weights_file`.
 
+mod evaluator;
+pub mod network;
 pub mod patterns;
 mod regions;
 mod table;
@@ -23,6 +25,7 @@ mod weights;
 pub mod weights_file;
 
 use crate::rules::{Goal, Position, Rules, Side};
+pub use evaluator::Evaluator;
 pub use patterns::Patterns;
 pub use table::{table_for, EvalTable};
 use terms::{drawish_scale, losing_score, side_score, simplify_bonus};

@@ -1,5 +1,6 @@
 //! What a search uses besides the position, the game and the table: the
-//! pattern weights of the evaluation and the endgame tables, as one typed
+//! evaluator (hand terms, pattern weights, a network where one is loaded)
+//! and the endgame tables, as one typed
 //! value, `SearchResources<R>`, loaded by one function from one set of
 //! settings, `ResourceSettings`. The engine, `tempo analyse`, `tempo bench`,
 //! `tempo selfplay` and the book builder all load theirs this way, so the
@@ -17,8 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::egdb::{build_in_memory, Egdb};
+use crate::eval::network::{read_network, NETWORK_MAGIC};
 use crate::eval::patterns::{Layout, Patterns};
-use crate::eval::weights_file;
+use crate::eval::{weights_file, Evaluator};
 use crate::rules::draw::SolvedDraws;
 use crate::rules::geometry::Geometry;
 use crate::rules::{Rules, VariantKind};
@@ -34,13 +36,15 @@ pub const MAX_EGDB_PIECES: u32 = 8;
 /// 10x10, which therefore builds none.
 pub const BUILTIN_EGDB_PIECES: u32 = 4;
 
-/// Which pattern weights the evaluation adds to its hand terms.
+/// What the evaluation adds to its hand terms.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum PatternSource {
-    /// The weights built into the binary for the variant.
+pub enum EvalSource {
+    /// The pattern weights built into the binary for the variant.
     #[default]
     Builtin,
-    /// A weights file written by `tempo train`.
+    /// A file written by `tempo train`: pattern weights, or a network
+    /// (`--network`) fitted on top of the built-in weights, told apart
+    /// by the file's first bytes.
     File(PathBuf),
     /// No patterns: the hand-written terms alone.
     HandTermsOnly,
@@ -49,8 +53,8 @@ pub enum PatternSource {
 /// Where a search's resources come from, as a user gives them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceSettings {
-    /// The pattern weights.
-    pub patterns: PatternSource,
+    /// The pattern weights or network.
+    pub eval: EvalSource,
     /// Directory of the endgame tables (`tempo egdb build`); `None`: none.
     pub egdb_path: Option<PathBuf>,
     /// The most pieces of the endgame tables loaded (the largest count
@@ -68,7 +72,7 @@ impl Default for ResourceSettings {
     /// search turn `builtin_egdb` on unless told otherwise.
     fn default() -> Self {
         ResourceSettings {
-            patterns: PatternSource::Builtin,
+            eval: EvalSource::Builtin,
             egdb_path: None,
             egdb_pieces: DEFAULT_EGDB_PIECES,
             builtin_egdb: false,
@@ -79,8 +83,8 @@ impl Default for ResourceSettings {
 /// Why resources could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ResourceError {
-    /// The weights file cannot be used (the message names it).
-    Patterns(String),
+    /// The weights or network file cannot be used (the message names it).
+    Eval(String),
     /// The endgame tables cannot be loaded (the message names the directory).
     Egdb(String),
 }
@@ -88,18 +92,18 @@ pub enum ResourceError {
 impl fmt::Display for ResourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ResourceError::Patterns(why) | ResourceError::Egdb(why) => f.write_str(why),
+            ResourceError::Eval(why) | ResourceError::Egdb(why) => f.write_str(why),
         }
     }
 }
 
 impl std::error::Error for ResourceError {}
 
-/// The pattern weights and endgame tables one search of variant `R` uses.
+/// The evaluator and endgame tables one search of variant `R` uses.
 #[derive(Clone)]
 pub struct SearchResources<R: Rules> {
-    /// The learned pattern weights the evaluation adds to its hand terms.
-    pub patterns: Arc<Patterns>,
+    /// What the static scores come from.
+    pub evaluator: Evaluator,
     /// Endgame tables: a node within them scores their value.
     pub egdb: Option<Arc<Egdb<R>>>,
 }
@@ -123,7 +127,7 @@ impl<R: Rules> SearchResources<R> {
     /// The built-in weights of `R` and no endgame tables.
     pub fn builtin() -> SearchResources<R> {
         SearchResources {
-            patterns: weights_file::builtin(R::KIND),
+            evaluator: Evaluator::of_patterns(weights_file::builtin(R::KIND)),
             egdb: None,
         }
     }
@@ -132,13 +136,13 @@ impl<R: Rules> SearchResources<R> {
     /// read or holds another variant's weights, or an endgame directory
     /// without any complete set of tables, is an error.
     pub fn load(settings: &ResourceSettings) -> Result<SearchResources<R>, ResourceError> {
-        let patterns = load_patterns(R::KIND, &settings.patterns)?;
+        let evaluator = load_evaluator(R::KIND, &settings.eval)?;
         let egdb = match &settings.egdb_path {
             None if settings.builtin_egdb => builtin_egdb::<R>(),
             None => None,
             Some(dir) => Some(Arc::new(load_egdb::<R>(dir, settings.egdb_pieces)?)),
         };
-        Ok(SearchResources { patterns, egdb })
+        Ok(SearchResources { evaluator, egdb })
     }
 
     /// Loads what `new` names, as [`SearchResources::load`] does, but keeps
@@ -150,10 +154,10 @@ impl<R: Rules> SearchResources<R> {
         old: &ResourceSettings,
         new: &ResourceSettings,
     ) -> Result<SearchResources<R>, ResourceError> {
-        let patterns = if new.patterns == old.patterns {
-            Arc::clone(&self.patterns)
+        let evaluator = if new.eval == old.eval {
+            self.evaluator.clone()
         } else {
-            load_patterns(R::KIND, &new.patterns)?
+            load_evaluator(R::KIND, &new.eval)?
         };
         let same_tables = new.egdb_path == old.egdb_path
             && new.egdb_pieces == old.egdb_pieces
@@ -164,7 +168,7 @@ impl<R: Rules> SearchResources<R> {
             None => None,
             Some(dir) => Some(Arc::new(load_egdb::<R>(dir, new.egdb_pieces)?)),
         };
-        Ok(SearchResources { patterns, egdb })
+        Ok(SearchResources { evaluator, egdb })
     }
 
     /// The most pieces of the loaded endgame tables (0: none).
@@ -196,22 +200,47 @@ impl<R: Rules> SearchResources<R> {
     }
 }
 
-/// The pattern weights `source` names for variant `kind`.
-pub fn load_patterns(
-    kind: VariantKind,
-    source: &PatternSource,
-) -> Result<Arc<Patterns>, ResourceError> {
-    match source {
-        PatternSource::Builtin => Ok(weights_file::builtin(kind)),
-        PatternSource::File(path) => weights_file::read_file(kind, path)
+/// The evaluator `source` names for variant `kind`.
+pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluator, ResourceError> {
+    let patterns = match source {
+        EvalSource::Builtin => weights_file::builtin(kind),
+        EvalSource::File(path) if is_network_file(path) => {
+            let network = read_network(path).map_err(|e| ResourceError::Eval(e.to_string()))?;
+            return Evaluator::with_network(kind, weights_file::builtin(kind), Arc::new(network))
+                .map_err(|why| ResourceError::Eval(format!("{}: {why}", path.display())));
+        }
+        EvalSource::File(path) => weights_file::read_file(kind, path)
             .map(Arc::new)
-            .map_err(|e| ResourceError::Patterns(e.to_string())),
-        PatternSource::HandTermsOnly => {
+            .map_err(|e| ResourceError::Eval(e.to_string()))?,
+        EvalSource::HandTermsOnly => {
             let layout =
                 crate::rules::with_rules!(kind, R => Layout::of::<<R as Rules>::Geometry>());
-            Ok(Arc::new(Patterns::zero(layout)))
+            Arc::new(Patterns::zero(layout))
         }
+    };
+    Ok(Evaluator::of_patterns(patterns))
+}
+
+/// The variant whose evaluation the file at `path` holds: pattern
+/// weights or a network.
+pub fn eval_file_variant(path: &Path) -> Result<VariantKind, ResourceError> {
+    let why = |e: &dyn std::fmt::Display| ResourceError::Eval(e.to_string());
+    if is_network_file(path) {
+        read_network(path).map(|n| n.variant).map_err(|e| why(&e))
+    } else {
+        weights_file::read_any(path)
+            .map(|(kind, _)| kind)
+            .map_err(|e| why(&e))
     }
+}
+
+/// Whether the file at `path` begins as a network file does (one that
+/// cannot be read is left to the weights reader to report).
+pub fn is_network_file(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok_and(|()| &magic == NETWORK_MAGIC)
 }
 
 fn load_egdb<R: Rules>(dir: &Path, pieces: u32) -> Result<Egdb<R>, ResourceError> {

@@ -21,7 +21,8 @@ use parking_lot::Mutex;
 use super::tt::{prefetch_line, Bound, MoveHint};
 use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::egdb::{Egdb, Value};
-use crate::eval::{evaluate_learned, Patterns};
+use crate::eval::network::Accumulators;
+use crate::eval::Evaluator;
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::movegen::{
     count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_quiet_move,
@@ -104,8 +105,8 @@ pub(super) struct Worker<'a, R: Rules> {
     contempt: i32,
     /// The optional techniques this search uses.
     techniques: Techniques,
-    /// The learned part of the evaluation.
-    patterns: Arc<Patterns>,
+    /// What the static scores come from.
+    evaluator: Evaluator,
     /// Endgame databases, if loaded.
     egdb: Option<Arc<Egdb<R>>>,
     /// Pieces at or below which a node is looked up in `egdb` (0: none).
@@ -140,12 +141,15 @@ struct Buffers {
     /// Static scores by the low bits of the position's key: the key's
     /// other bits above, the score (as `i16`) in the low 16 (0: empty).
     /// A static score depends only on the variant, the position and the
-    /// weights, so the cache outlives a search and is emptied only for
-    /// another variant or other weights.
+    /// evaluator, so the cache outlives a search and is emptied only for
+    /// another variant or evaluator.
     eval_cache: Vec<u64>,
-    /// The variant and the weights whose scores `eval_cache` holds (the
-    /// weights held, so that no others can come to the same address).
-    eval_cache_owner: Option<(VariantKind, Arc<Patterns>)>,
+    /// The variant and the evaluator whose scores `eval_cache` and
+    /// `accumulators` hold (the evaluator held, so that no other can come
+    /// to the same address).
+    eval_cache_owner: Option<(VariantKind, Evaluator)>,
+    /// The network's layer 1 kept for each ply (empty without a network).
+    accumulators: Accumulators,
     /// Late-move reductions by [depth][move index], and the techniques'
     /// base and divisor they were worked out for.
     reductions: Vec<[i32; 64]>,
@@ -169,17 +173,18 @@ impl Buffers {
             evals: vec![NO_EVAL; MAX_PLY + 1],
             eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
             eval_cache_owner: None,
+            accumulators: Accumulators::default(),
             reductions: vec![[0; 64]; 64],
             reductions_for: None,
         }
     }
 
     /// Whether the cache of static scores holds those of `kind` with
-    /// `weights`.
-    fn holds_scores_of(&self, kind: VariantKind, weights: &Arc<Patterns>) -> bool {
+    /// `evaluator`.
+    fn holds_scores_of(&self, kind: VariantKind, evaluator: &Evaluator) -> bool {
         self.eval_cache_owner
             .as_ref()
-            .is_some_and(|(k, w)| *k == kind && Arc::ptr_eq(w, weights))
+            .is_some_and(|(k, e)| *k == kind && e.is_same(evaluator))
     }
 
     /// Used buffers made as good as fresh ones: every list empty, the
@@ -210,12 +215,12 @@ const MAX_SPARES: usize = 64;
 static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
 
 /// Spare buffers from the pool, those that hold static scores of `kind`
-/// with `weights` if any do, or fresh ones.
-fn take_spare(kind: VariantKind, weights: &Arc<Patterns>) -> Buffers {
+/// with `evaluator` if any do, or fresh ones.
+fn take_spare(kind: VariantKind, evaluator: &Evaluator) -> Buffers {
     let mut spares = SPARE.lock();
     let same = spares
         .iter()
-        .rposition(|b| b.holds_scores_of(kind, weights));
+        .rposition(|b| b.holds_scores_of(kind, evaluator));
     let taken = match same {
         Some(i) => Some(spares.swap_remove(i)),
         None => spares.pop(),
@@ -236,11 +241,12 @@ impl<R: Rules> Drop for Worker<'_, R> {
 
 impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
-        let weights = &setup.resources.patterns;
-        let mut buffers = take_spare(R::KIND, weights);
-        if !buffers.holds_scores_of(R::KIND, weights) {
+        let evaluator = &setup.resources.evaluator;
+        let mut buffers = take_spare(R::KIND, evaluator);
+        if !buffers.holds_scores_of(R::KIND, evaluator) {
             buffers.eval_cache.fill(0);
-            buffers.eval_cache_owner = Some((R::KIND, Arc::clone(weights)));
+            buffers.accumulators = evaluator.accumulators(MAX_PLY + 1);
+            buffers.eval_cache_owner = Some((R::KIND, evaluator.clone()));
         }
         let lmr = (setup.techniques.lmr_base, setup.techniques.lmr_divisor);
         if buffers.reductions_for != Some(lmr) {
@@ -258,7 +264,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_clocks: setup.clocks,
             contempt: setup.contempt,
             techniques: setup.techniques,
-            patterns: Arc::clone(&setup.resources.patterns),
+            evaluator: evaluator.clone(),
             egdb: setup.resources.egdb.clone(),
             egdb_pieces: setup.resources.egdb_pieces(),
             nodes: 0,
@@ -281,15 +287,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         prefetch_line(&self.buf.eval_cache[Self::eval_slot(key)] as *const u64 as *const i8);
     }
 
-    /// The static evaluation of `pos` from the side to move's view.
+    /// The static evaluation of `pos`, the node at `ply`, from the side to
+    /// move's view.
     #[inline(always)]
-    fn evaluate(&mut self, pos: &Position<R>) -> i32 {
+    fn evaluate(&mut self, pos: &Position<R>, ply: usize) -> i32 {
         let key = pos.key();
         let slot = &mut self.buf.eval_cache[Self::eval_slot(key)];
         if *slot != 0 && (*slot ^ key) >> 16 == 0 {
             return *slot as u16 as i16 as i32;
         }
-        let score = evaluate_learned(pos, &self.patterns);
+        let score = self.evaluator.score(pos, &mut self.buf.accumulators, ply);
         if let Ok(small) = i16::try_from(score) {
             *slot = (key & !0xFFFF) | small as u16 as u64;
         }
@@ -459,7 +466,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // 4. Moves; none is a loss. Which moves exist follows from bitboard
         // tests; they are only listed once a step below needs them. (These
@@ -489,7 +496,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             && !side_has_capture(pos, pos.side_to_move().opponent());
         let prunable =
             calm && depth <= futility_depth.max(FUTILITY_PRUNE_DEPTH) && beta.abs() < MATE_BOUND;
-        let mut static_eval = prunable.then(|| self.evaluate(pos));
+        let mut static_eval = prunable.then(|| self.evaluate(pos, ply));
         let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
@@ -507,7 +514,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // node two plies up (false where either has none).
         if self.techniques.improving != 0 {
             if !must_capture && static_eval.is_none() {
-                static_eval = Some(self.evaluate(pos));
+                static_eval = Some(self.evaluate(pos, ply));
             }
             self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
         }
@@ -571,7 +578,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         {
             let eval = match static_eval {
                 Some(eval) => eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             if eval >= beta {
                 let passed = pos.with_side_to_move(pos.side_to_move().opponent());

@@ -161,12 +161,13 @@ impl Model {
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// The logistic function.
+pub(super) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of a prediction `q` against a target `t`.
-fn cross_entropy(q: f32, t: f32) -> f32 {
+pub(super) fn cross_entropy(q: f32, t: f32) -> f32 {
     let q = q.clamp(1e-6, 1.0 - 1e-6);
     -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
 }
@@ -185,10 +186,17 @@ fn loss(model: &Model, set: &Samples, k: f32) -> f64 {
 
 /// The scale `K` that fits `sigmoid(hand / K)` best to the results of `set`.
 pub fn fit_scale(set: &Samples) -> f32 {
+    fit_scale_to(&set.base, &set.result)
+}
+
+/// The scale `K` that fits `sigmoid(score / K)` best to `result`, position
+/// by position.
+pub fn fit_scale_to(score: &[f32], result: &[f32]) -> f32 {
     let base_loss = |k: f32| -> f64 {
-        (0..set.len())
-            .into_par_iter()
-            .map(|i| cross_entropy(sigmoid(set.base[i] / k), set.result[i]) as f64)
+        score
+            .par_iter()
+            .zip(result)
+            .map(|(&s, &r)| cross_entropy(sigmoid(s / k), r) as f64)
             .sum::<f64>()
     };
     // Golden-section search over ln K.

@@ -2,8 +2,10 @@
 //! labelled with results (`selfplay`), the file they are kept in (`data`),
 //! the merge of the files of a sharded run into one (`merge`), the
 //! positions each once (`distinct`), the endgame tables' values for those
-//! within them (`exact`), the fit of the pattern weights to them (`fit`),
-//! and the mean of fitted sets (`average`).
+//! within them (`exact`), the training and held-out sets of data files
+//! (`sets`), the fit of the pattern weights to them (`fit`) and of a
+//! network on top (`network_fit`), and the mean of fitted sets
+//! (`average`).
 //!
 //! It uses `search`, `eval` and `egdb`; nothing but the command line uses
 //! it.
@@ -16,7 +18,9 @@ pub mod exact;
 pub mod fit;
 pub mod label;
 pub mod merge;
+pub mod network_fit;
 pub mod selfplay;
+pub mod sets;
 
 /// A splitmix64 generator: the seeded random plies of self-play and the
 /// shuffles of a fit, the same on every machine.

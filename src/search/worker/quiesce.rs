@@ -44,7 +44,7 @@ impl<R: Rules> Worker<'_, R> {
             return -MATE + ply as i32;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Within the endgame tables (reached by a capture, which starts the
         // draw counts afresh): the exact value.
@@ -84,7 +84,7 @@ impl<R: Rules> Worker<'_, R> {
             if !has_quiet_move(pos) {
                 return no_move_score::<R>(ply);
             }
-            let stand = self.evaluate(pos);
+            let stand = self.evaluate(pos, ply);
             if stand >= beta || R::GOAL != Goal::Normal {
                 return stand;
             }
@@ -118,7 +118,7 @@ impl<R: Rules> Worker<'_, R> {
                 self.buf.lists[ply] = list;
                 return no_move_score::<R>(ply);
             }
-            let stand = self.evaluate(pos);
+            let stand = self.evaluate(pos, ply);
             if stand >= beta + 200 {
                 self.buf.lists[ply] = list;
                 return stand;

@@ -1,0 +1,202 @@
+//! The network evaluation end to end: a small fit lowers the loss on its
+//! data, the file it writes is what the engine then searches with (its
+//! scores are those of the evaluator), and the bad files and settings are
+//! refused with a message.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+
+use tempo::engine::EngineHost;
+use tempo::eval::network::{read_network, write_network};
+use tempo::eval::weights_file::builtin;
+use tempo::eval::Evaluator;
+use tempo::rules::notation::parse_fen;
+use tempo::rules::{Brazilian, VariantKind};
+use tempo::search::resources::{EvalSource, ResourceSettings};
+use tempo::search::SearchResources;
+use tempo::train::data::{read_file, DataWriter};
+use tempo::train::distinct::distinct;
+use tempo::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
+use tempo::train::selfplay::{run as selfplay, SelfplayConfig};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Brazilian self-play data of `games` games at 300 nodes a move.
+fn data(name: &str, games: u64) -> PathBuf {
+    let path = scratch(name);
+    let _ = std::fs::remove_file(&path);
+    let config = SelfplayConfig::<Brazilian> {
+        games,
+        batch_games: 4,
+        nodes: Some(300),
+        vary_nodes: 0,
+        depth: None,
+        random_plies: 6,
+        seed: 7,
+        threads: 2,
+        shard: (0, 1),
+        max_plies: 200,
+        hash_mib: 1,
+        resources: SearchResources::builtin(),
+    };
+    let (mut writer, existing) = DataWriter::open(&path, VariantKind::Brazilian).unwrap();
+    selfplay::<Brazilian>(&config, &mut writer, &existing, &mut |_| {}).unwrap();
+    path
+}
+
+#[test]
+fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
+    let path = data("fit.spd", 80);
+    let records: Vec<_> = read_file(&path, VariantKind::Brazilian)
+        .unwrap()
+        .into_iter()
+        .flat_map(|c| c.records)
+        .collect();
+    let positions = distinct(records, Vec::new()).train;
+    let patterns = builtin(VariantKind::Brazilian);
+    let samples = NetworkSamples::of::<Brazilian>(&positions, &patterns).unwrap();
+    let config = NetworkConfig {
+        hidden: 16,
+        dense: 8,
+        epochs: 8,
+        batch: 128,
+        learning_rate: 0.01,
+        final_learning_rate: 0.002,
+        lambda: 0.0,
+        seed: 3,
+    };
+    let mut losses = Vec::new();
+    let fitted = fit_network::<Brazilian>(
+        &patterns,
+        &samples,
+        &samples,
+        &config,
+        &mut |r| losses.push(r.validation_loss),
+        &mut |_, _| {},
+    );
+    assert_eq!(losses.len(), 8);
+    // On the data it was fitted to the loss falls; the integer network
+    // loses almost nothing against the floating-point one.
+    assert!(fitted.best.0 < fitted.start_loss - 0.002, "{losses:?}");
+    assert!((fitted.integer_loss - fitted.best.0).abs() < 0.001);
+    // The same seed gives the same network.
+    let again = fit_network::<Brazilian>(
+        &patterns,
+        &samples,
+        &samples,
+        &config,
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert_eq!(again.network, fitted.network);
+
+    // The file loads as the engine's evaluator, whose score is the
+    // patterns' plus the network's.
+    let file = scratch("fit.tnn");
+    write_network(&fitted.network, &file).unwrap();
+    let settings = ResourceSettings {
+        eval: EvalSource::File(file.clone()),
+        ..ResourceSettings::default()
+    };
+    let resources = SearchResources::<Brazilian>::load(&settings).unwrap();
+    let evaluator = &resources.evaluator;
+    let network = evaluator.network().expect("a network is loaded");
+    let pos = parse_fen::<Brazilian>("W:W21,22,23,25,K30:B9,10,12,K2").unwrap();
+    let plain = Evaluator::of_patterns(Arc::clone(evaluator.patterns()));
+    assert_eq!(
+        evaluator.score_afresh(&pos),
+        plain.score_afresh(&pos) + network.score(&pos)
+    );
+    assert_ne!(network.score(&pos), 0);
+
+    // The Hub parameter takes it, for its own variant only.
+    let mut engine = EngineHost::new();
+    let err = engine
+        .set_param("eval-file", file.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("for brazilian, not international"), "{err}");
+    engine.set_param("variant", "brazilian").unwrap();
+    engine
+        .set_param("eval-file", file.to_str().unwrap())
+        .unwrap();
+    // A damaged file is refused and the network in use stays.
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[100] ^= 4;
+    let damaged = scratch("damaged.tnn");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let err = engine
+        .set_param("eval-file", damaged.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("checksum"), "{err}");
+    assert_eq!(read_network(&file).unwrap(), fitted.network);
+}
+
+/// Runs `tempo train` on `data` with `args`; returns success and stderr.
+fn train(data: &PathBuf, out: &PathBuf, args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("train")
+        .arg(data)
+        .args(["--variant", "brazilian", "--out"])
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn train_network_writes_a_file_the_bench_searches_with() {
+    let path = data("cli.spd", 24);
+    let out = scratch("cli.tnn");
+    let (ok, stderr) = train(
+        &path,
+        &out,
+        &[
+            "--network",
+            "--hidden",
+            "16",
+            "--dense",
+            "8",
+            "--epochs",
+            "1",
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("a network 256 -> 16 (x2) -> 8 -> 1"),
+        "{stderr}"
+    );
+    assert_eq!(read_network(&out).unwrap().hidden, 16);
+    let bench = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["bench", "--depth", "3", "--quiet", "--eval-file"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    for (args, says) in [
+        (&["--network", "--hidden", "24"][..], "multiple of 16"),
+        (&["--network", "--dense", "12"][..], "multiple of 8"),
+        (
+            &["--network", "--windows", "4x6"][..],
+            "cannot be used with",
+        ),
+        (&["--hidden", "32"][..], "--network"),
+    ] {
+        let (ok, stderr) = train(&path, &scratch("refused.tnn"), args);
+        assert!(!ok && stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
