@@ -5,7 +5,10 @@
 //! is `base + 100 * net(pos)`, `base` the hand terms and patterns (held
 //! fixed), and the loss the cross-entropy between `sigmoid(score / K)` and
 //! the target `(1 - lambda) * result + lambda * sigmoid(search / K)`, all
-//! from the side to move's view. `K` is fitted first, to `base` alone. The
+//! from the side to move's view, with `100 * net` held within the
+//! engine's bound (`MAX_CORRECTION`) and a small pull of every output to
+//! 0, which alone holds it where the game is decided and the loss no
+//! longer feels the score. `K` is fitted first, to `base` alone. The
 //! output layer starts at 0, so the fit starts from the evaluation it
 //! adds to. Adam updates every weight after each mini-batch (layer-2
 //! weights kept within what an `i8` holds once scaled), with a step that
@@ -22,7 +25,7 @@ use super::distinct::Distinct;
 use super::fit::{cross_entropy, fit_scale_to, sigmoid, EpochReport};
 use super::SplitMix;
 use crate::eval::network::{
-    for_each_input, network_checksum, Network, INPUTS, MAX_DENSE_WEIGHT, QA, QO, QW,
+    for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION, MAX_DENSE_WEIGHT, QA, QO, QW,
 };
 use crate::eval::{evaluate_learned, Patterns};
 use crate::rules::{Rules, Side, VariantKind};
@@ -174,6 +177,16 @@ impl Pass {
     }
 }
 
+/// The pull of every output towards 0 (its square's weight in the loss,
+/// in men): small against the loss where the score matters, the only force
+/// where it no longer does (a game long decided).
+const OUTPUT_PULL: f32 = 0.01;
+
+/// The network's correction, hundredths of a man, of an output in men.
+fn correction(out: f32) -> f32 {
+    (100.0 * out).clamp(-(MAX_CORRECTION as f32), MAX_CORRECTION as f32)
+}
+
 fn clip(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
@@ -260,7 +273,7 @@ fn loss(p: &[f32], shape: Shape, set: &NetworkSamples, k: f32) -> f64 {
             || Pass::new(shape),
             |pass, i| {
                 let out = forward(p, shape, set.views(i), pass);
-                let q = sigmoid((set.base[i] + 100.0 * out) / k);
+                let q = sigmoid((set.base[i] + correction(out)) / k);
                 cross_entropy(q, set.result[i]) as f64
             },
         )
@@ -356,11 +369,16 @@ pub fn fit_network<R: Rules>(
                         let i = i as usize;
                         let views = train.views(i);
                         let out = forward(&p, shape, views, pass);
-                        let q = sigmoid((train.base[i] + 100.0 * out) / k);
+                        let q = sigmoid((train.base[i] + correction(out)) / k);
                         let t = (1.0 - config.lambda) * train.result[i]
                             + config.lambda * sigmoid(train.score[i] / k);
                         *sum += cross_entropy(q, train.result[i]) as f64;
-                        backward(&p, shape, views, pass, (q - t) * scale, grad, d1);
+                        // The loss feels the output only within the bound;
+                        // the pull to 0 holds it where the loss does not.
+                        let within = (100.0 * out).abs() < MAX_CORRECTION as f32;
+                        let g = within as i32 as f32 * (q - t) * scale
+                            + OUTPUT_PULL * out / batch.len() as f32;
+                        backward(&p, shape, views, pass, g, grad, d1);
                     }
                 });
             // A short batch fills fewer slices; the others hold an older

@@ -11,8 +11,9 @@
 //!         int16 accumulator per view and updated as pieces come and go
 //! layer 2: the two views, the side to move's first, clipped to 0..1
 //!         (2H values) -> D, clipped to 0..1
-//! output:  D -> 1, in men; the network's score is 100 times it, added to
-//!         the side to move's score of hand terms and patterns
+//! output:  D -> 1, in men; the network's score is 100 times it, within
+//!         +-MAX_CORRECTION, added to the side to move's score of hand
+//!         terms and patterns
 //! ```
 //!
 //! The weights are integers (layer 1 and the activations scaled by
@@ -38,6 +39,12 @@ pub const QW: i32 = 64;
 const QW_SHIFT: u32 = 6;
 /// Output weights: 1.0 is `QO`.
 pub const QO: i32 = 64;
+/// The most the network adds to or takes from a score, in hundredths of
+/// a man: a correction of the patterns, not a judge of its own. Where the
+/// game is long decided the fit's loss no longer feels the score, and an
+/// unbounded network there swung scores by ten men and more, which the
+/// search then chased.
+pub const MAX_CORRECTION: i32 = 150;
 /// The largest layer-2 weight, so that a weight fits an `i8` once scaled.
 pub const MAX_DENSE_WEIGHT: f32 = 127.0 / QW as f32;
 /// The widest layer 1 and layer 2 a network file may have.
@@ -244,7 +251,7 @@ mod dense {
             out += h * i32::from(net.w3[o]);
         }
         // `out` is QA * QO times the output in men.
-        out * 100 / (QA * QO)
+        (out * 100 / (QA * QO)).clamp(-super::MAX_CORRECTION, super::MAX_CORRECTION)
     }
 }
 
