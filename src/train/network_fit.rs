@@ -450,7 +450,7 @@ fn quantize(variant: VariantKind, base: u64, p: &[f32], shape: Shape) -> Network
             .collect(),
         w2: p[shape.w2()..shape.b2()]
             .iter()
-            .map(|&x| to_i16(x, QW))
+            .map(|&x| to_i16(x, QW).clamp(-127, 127) as i8)
             .collect(),
         b2: p[shape.b2()..shape.w3()]
             .iter()
@@ -472,7 +472,7 @@ fn integer_loss(net: &Network, set: &NetworkSamples, k: f32) -> f64 {
     let total: f64 = (0..set.len())
         .into_par_iter()
         .map_init(
-            || vec![0i16; 2 * net.hidden],
+            || vec![0u8; 2 * net.hidden],
             |scratch, i| {
                 let (us, them) = set.views(i);
                 let mut views = [net.b1.clone(), net.b1.clone()];

@@ -22,7 +22,7 @@ pub struct Accumulators {
     /// The pairs, `[ply][view][hidden]`, White's view first.
     values: Vec<i16>,
     /// Layer 2's inputs.
-    scratch: Vec<i16>,
+    scratch: Vec<u8>,
 }
 
 impl Accumulators {

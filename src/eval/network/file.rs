@@ -12,7 +12,8 @@
 //!     44     2  layer 1 width H (a multiple of 16)
 //!     46     2  layer 2 width D (a multiple of 8)
 //!     48     4  inputs of a view (256)
-//!     52        w1 (256 x H i16), b1 (H i16), w2 (D x 2H i16), b2 (D i32),
+//!     52        w1 (256 x H i16), b1 (H i16), w2 (D x 2H i16, each within
+//!               -127..=127), b2 (D i32),
 //!               w3 (D i16), b3 (i32), all little-endian
 //!    end     8  FNV-1a 64 checksum of every byte before it
 //! ```
@@ -73,8 +74,11 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
     out.extend_from_slice(&(net.dense as u16).to_le_bytes());
     out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-    for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
+    for w in net.w1.iter().chain(&net.b1) {
         out.extend_from_slice(&w.to_le_bytes());
+    }
+    for &w in &net.w2 {
+        out.extend_from_slice(&i16::from(w).to_le_bytes());
     }
     for b in &net.b2 {
         out.extend_from_slice(&b.to_le_bytes());
@@ -164,7 +168,12 @@ pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError
     }
     let w1 = r.i16s(INPUTS * hidden);
     let b1 = r.i16s(hidden);
-    let w2 = r.i16s(dense * 2 * hidden);
+    let w2 = r
+        .i16s(dense * 2 * hidden)
+        .into_iter()
+        .map(i8::try_from)
+        .collect::<Result<Vec<i8>, _>>()
+        .map_err(|_| bad("a layer-2 weight outside -127..=127".to_string()))?;
     let b2 = r.i32s(dense);
     let w3 = r.i16s(dense);
     let b3 = i32::from_le_bytes(r.take());

@@ -19,7 +19,7 @@ fn random_network(variant: VariantKind, hidden: usize, dense: usize, seed: u64) 
         dense,
         w1: (0..INPUTS * hidden).map(|_| next(40) as i16).collect(),
         b1: (0..hidden).map(|_| (next(60) + 60) as i16).collect(),
-        w2: (0..dense * 2 * hidden).map(|_| next(127) as i16).collect(),
+        w2: (0..dense * 2 * hidden).map(|_| next(127) as i8).collect(),
         b2: (0..dense).map(|_| next(QA * QW)).collect(),
         // Outputs mostly within the bound, so that they differ.
         w3: (0..dense).map(|_| next(6) as i16).collect(),
@@ -89,7 +89,7 @@ fn both_builds_of_the_dense_layers_agree() {
         for (acc, side) in views.iter_mut().zip([Side::White, Side::Black]) {
             for_each_input(pos, side, |x| net.add_input(acc, x));
         }
-        let mut scratch = vec![0; 2 * net.hidden];
+        let mut scratch = vec![0u8; 2 * net.hidden];
         let portable = dense::output_portable(&net, &views[0], &views[1], &mut scratch);
         let fastest = net.output(&views[0], &views[1], &mut scratch);
         assert_eq!(fastest, portable, "ply {i}");
