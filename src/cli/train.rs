@@ -188,13 +188,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     };
     let split = load_split::<R>(args)?;
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
-    let files = || {
-        args.files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let files = || files_named(args);
     train
         .extend_distinct::<R>(&split.train)
         .map_err(|e| format!("{}: {e}", files()))?;
@@ -319,13 +313,7 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
     let split = load_split::<R>(args)?;
     let patterns = builtin(kind);
-    let files = || {
-        args.files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let files = || files_named(args);
     let train = NetworkSamples::of::<R>(&split.train, &patterns)
         .map_err(|e| format!("{}: {e}", files()))?;
     let valid = NetworkSamples::of::<R>(&split.valid, &patterns)
@@ -374,4 +362,13 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The data files of `args`, named in a message.
+fn files_named(args: &TrainArgs) -> String {
+    args.files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

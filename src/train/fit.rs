@@ -214,6 +214,39 @@ pub fn fit_scale_to(score: &[f32], result: &[f32]) -> f32 {
     ((lo + hi) / 2.0).exp()
 }
 
+/// Shuffles `order` in place (Fisher-Yates), the same for a seed on
+/// every machine.
+pub(super) fn shuffle(order: &mut [u32], random: &mut SplitMix) {
+    for i in (1..order.len()).rev() {
+        order.swap(i, (random.next() % (i as u64 + 1)) as usize);
+    }
+}
+
+/// Adam's step size by mini-batch: from the first to the last of a fit's
+/// steps it falls geometrically from one size to another.
+pub(super) struct StepSchedule {
+    first: f32,
+    decay: f32,
+    steps: u64,
+}
+
+impl StepSchedule {
+    /// Sizes `first` to `last` over `steps` mini-batches.
+    pub(super) fn new(first: f32, last: f32, steps: u64) -> StepSchedule {
+        StepSchedule {
+            first,
+            decay: (last / first).ln(),
+            steps: steps.max(1),
+        }
+    }
+
+    /// The size at mini-batch `step`, counted from 1.
+    pub(super) fn at(&self, step: i32) -> f32 {
+        let progress = (step - 1) as f32 / (self.steps - 1).max(1) as f32;
+        self.first * (self.decay * progress).exp()
+    }
+}
+
 /// What one epoch of a fit reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochReport {
@@ -280,12 +313,10 @@ pub fn fit(
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut random = SplitMix(config.seed);
     let batch_size = config.batch.max(1);
-    let total_steps = (order.len().div_ceil(batch_size) as u64 * config.epochs as u64).max(1);
-    let decay = (config.final_learning_rate / config.learning_rate).ln();
+    let steps = order.len().div_ceil(batch_size) as u64 * config.epochs as u64;
+    let schedule = StepSchedule::new(config.learning_rate, config.final_learning_rate, steps);
     for epoch in 1..=config.epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, (random.next() % (i as u64 + 1)) as usize);
-        }
+        shuffle(&mut order, &mut random);
         let mut epoch_loss = 0f64;
         let batches = order.len().div_ceil(batch_size);
         for (b, batch) in order.chunks(batch_size).enumerate() {
@@ -327,8 +358,7 @@ pub fn fit(
             // 3. Adam on the touched weights.
             let correction1 = 1.0 - beta1.powi(step);
             let correction2 = 1.0 - beta2.powi(step);
-            let progress = (step - 1) as f32 / (total_steps - 1).max(1) as f32;
-            let learning_rate = config.learning_rate * (decay * progress).exp();
+            let learning_rate = schedule.at(step);
             for &w in &touched {
                 for j in [2 * w as usize, 2 * w as usize + 1] {
                     let g = grad[j] + config.l2 * model.weights[j];

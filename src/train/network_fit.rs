@@ -22,7 +22,7 @@
 use rayon::prelude::*;
 
 use super::distinct::Distinct;
-use super::fit::{cross_entropy, fit_scale_to, sigmoid, EpochReport};
+use super::fit::{cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule};
 use super::SplitMix;
 use crate::eval::network::{
     for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION, MAX_DENSE_WEIGHT, QA, QO, QW,
@@ -347,13 +347,11 @@ pub fn fit_network<R: Rules>(
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let batch_size = config.batch.max(1);
-    let total_steps = (order.len().div_ceil(batch_size) as u64 * config.epochs as u64).max(1);
-    let decay = (config.final_learning_rate / config.learning_rate).ln();
+    let steps = order.len().div_ceil(batch_size) as u64 * config.epochs as u64;
+    let schedule = StepSchedule::new(config.learning_rate, config.final_learning_rate, steps);
     let mut step = 0i32;
     for epoch in 1..=config.epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, (random.next() % (i as u64 + 1)) as usize);
-        }
+        shuffle(&mut order, &mut random);
         let mut epoch_loss = 0f64;
         let batches = order.len().div_ceil(batch_size);
         for (b, batch) in order.chunks(batch_size).enumerate() {
@@ -387,8 +385,7 @@ pub fn fit_network<R: Rules>(
             step += 1;
             let correction1 = 1.0 - beta1.powi(step);
             let correction2 = 1.0 - beta2.powi(step);
-            let progress = (step - 1) as f32 / (total_steps - 1).max(1) as f32;
-            let learning_rate = config.learning_rate * (decay * progress).exp();
+            let learning_rate = schedule.at(step);
             for j in 0..n {
                 let g: f32 = slices[..used].iter().map(|s| s.0[j]).sum();
                 m[j] = beta1 * m[j] + (1.0 - beta1) * g;
