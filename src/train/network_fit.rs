@@ -472,13 +472,9 @@ fn integer_loss(net: &Network, set: &NetworkSamples, k: f32) -> f64 {
             || vec![0u8; 2 * net.hidden],
             |scratch, i| {
                 let (us, them) = set.views(i);
-                let mut views = [net.b1.clone(), net.b1.clone()];
-                for (acc, inputs) in views.iter_mut().zip([us, them]) {
-                    for &x in inputs {
-                        net.add_input(acc, x as usize);
-                    }
-                }
-                let out = net.output(&views[0], &views[1], scratch);
+                let wide =
+                    |inputs: &[u8]| inputs.iter().map(|&x| usize::from(x)).collect::<Vec<_>>();
+                let out = net.score_of_inputs(wide(us), wide(them), scratch);
                 let q = sigmoid((set.base[i] + out as f32) / k);
                 cross_entropy(q, set.result[i]) as f64
             },

@@ -135,17 +135,27 @@ impl Network {
     /// The network's score of `pos` from the side to move's view, in
     /// hundredths of a man, with layer 1 worked out afresh.
     pub fn score<R: Rules>(&self, pos: &Position<R>) -> i32 {
-        let mut views = [vec![0i16; self.hidden], vec![0i16; self.hidden]];
-        for (acc, side) in views.iter_mut().zip([Side::White, Side::Black]) {
-            acc.copy_from_slice(&self.b1);
-            for_each_input(pos, side, |i| self.add_input(acc, i));
-        }
-        let [white, black] = &views;
-        let mut scratch = vec![0u8; 2 * self.hidden];
-        match pos.side_to_move() {
-            Side::White => self.output(white, black, &mut scratch),
-            Side::Black => self.output(black, white, &mut scratch),
-        }
+        let [mut us, mut them] = [Vec::with_capacity(64), Vec::with_capacity(64)];
+        let side = pos.side_to_move();
+        for_each_input(pos, side, |i| us.push(i));
+        for_each_input(pos, side.opponent(), |i| them.push(i));
+        self.score_of_inputs(us, them, &mut vec![0u8; 2 * self.hidden])
+    }
+
+    /// The network's score for the inputs on in the side to move's view
+    /// (`us`) and in the other's (`them`), layer 1 worked out afresh;
+    /// `scratch` (2H values) takes layer 2's inputs.
+    pub(crate) fn score_of_inputs(
+        &self,
+        us: impl IntoIterator<Item = usize>,
+        them: impl IntoIterator<Item = usize>,
+        scratch: &mut [u8],
+    ) -> i32 {
+        let (mut ours, mut theirs) = (self.b1.clone(), self.b1.clone());
+        us.into_iter().for_each(|i| self.add_input(&mut ours, i));
+        them.into_iter()
+            .for_each(|i| self.add_input(&mut theirs, i));
+        self.output(&ours, &theirs, scratch)
     }
 
     /// Adds input `i`'s layer-1 weights to `acc`.
