@@ -19,7 +19,8 @@
 //! - `engine`: the one engine API the protocols drive; `arena` plays
 //!   engines against each other over Hub (tempo's and Scan 2.0's) and DXP;
 //!   `analyse` and `train` are tools over the search (`train` also reads
-//!   played games as PDN), used by the CLI.
+//!   played games as PDN), used by the CLI; `serve` is the board in the
+//!   browser over the engine and `analyse`.
 
 pub mod analyse;
 pub mod arena;
@@ -33,4 +34,5 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod train;

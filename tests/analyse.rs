@@ -553,6 +553,9 @@ fn endgame_tables_give_the_distance_to_the_win() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+#[path = "common/browser.rs"]
+mod browser;
+
 #[path = "common/python.rs"]
 mod python;
 
@@ -685,32 +688,9 @@ fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     }
 }
 
-/// A headless Chromium: `TEMPO_CHROMIUM`, or one on the `PATH`.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("TEMPO_CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(name))
-                    .find(|p| p.is_file())
-            })
-        })
-}
-
 #[test]
 fn the_report_renders_in_a_browser_without_console_errors() {
-    let Some(browser) = chromium() else {
-        // CI installs Chromium (.ci/run); elsewhere the test says why it
-        // did nothing rather than fail on a machine without a browser.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no Chromium: install it (apt-get install chromium) or set TEMPO_CHROMIUM"
-        );
-        eprintln!("no Chromium on this machine: the report was not opened in a browser");
+    let Some(browser) = browser::chromium_for("the report") else {
         return;
     };
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));

@@ -40,6 +40,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     // search of its own.
     ("arena", &["rules", "referee", "pdn", "protocol"]),
     ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
+    // The board in the browser: the engine for play and analysis, the
+    // analysis tool for a game's review (its resources from the search).
+    (
+        "serve",
+        &["rules", "pdn", "referee", "search", "engine", "analyse"],
+    ),
     // Training labels positions by search and, within them, by the endgame
     // databases; played games come to it as PDN (`train::label`).
     (
@@ -51,7 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "cli",
         &[
             "rules", "pdn", "book", "eval", "egdb", "referee", "search", "engine", "protocol",
-            "arena", "analyse", "train",
+            "arena", "analyse", "train", "serve",
         ],
     ),
 ];

@@ -23,6 +23,7 @@ mod matches;
 pub mod perft;
 mod resources;
 mod selfplay;
+mod serve;
 mod tactics;
 mod train;
 mod tune;
@@ -144,6 +145,9 @@ pub enum Command {
     /// Tune engine parameters by SPSA over game pairs; resumes from its
     /// state file.
     Tune(tune::TuneArgs),
+    /// A board in the browser: play, analyse and review games on a page
+    /// this command serves.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a parsed command line; an error is printed by `main` with exit 2.
@@ -165,6 +169,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Egdb(args)) => egdb::run(&args),
         Some(Command::Tactics(args)) => tactics::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     }
 }
 

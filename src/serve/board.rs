@@ -1,0 +1,242 @@
+//! The game under the rules, as the page asks for it: a variant, a start
+//! position and the moves since, replayed on every request; the board,
+//! the legal moves, the moves played and the result as JSON; PDN read and
+//! written.
+
+use serde_json::{json, Value};
+
+use super::http::{Query, Reply};
+use crate::analyse::input::read_pdn as read_pdn_units;
+use crate::pdn::write::{game_pdn, move_text, GameTags};
+use crate::referee::{Game, GameResult};
+use crate::rules::notation::{parse_position, squares_of, to_fen, MoveSquares};
+use crate::rules::{Geometry, Move, MoveStyle, Piece, Position, Rules, Side, Square, VariantKind};
+
+/// The variant a request names (`variant=`, International when absent).
+pub fn variant(query: &Query) -> Result<VariantKind, Reply> {
+    match query.get("variant") {
+        None | Some("") => Ok(VariantKind::International),
+        Some(name) => VariantKind::parse(name).ok_or_else(|| {
+            Reply::error(
+                400,
+                format!(
+                    "unknown variant '{name}': one of {}",
+                    VariantKind::ALL.map(|k| k.name()).join(", ")
+                ),
+            )
+        }),
+    }
+}
+
+/// The game a request names: `fen=` (a FEN or Hub position; the start
+/// position when absent) and `moves=` (Hub or PDN moves, separated by
+/// spaces), replayed under the variant's draw rules.
+pub fn replay<R: Rules>(query: &Query) -> Result<Game<R>, Reply> {
+    let start = match query.get("fen").map(str::trim) {
+        None | Some("") => Position::<R>::start(),
+        Some(text) => parse_position::<R>(text)
+            .map_err(|e| Reply::error(400, format!("cannot read the position '{text}': {e}")))?,
+    };
+    let mut game = Game::new(start);
+    let moves = query.get("moves").unwrap_or("");
+    for (i, text) in moves.split_whitespace().enumerate() {
+        game.play_text(text)
+            .map_err(|e| Reply::error(400, format!("move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(game)
+}
+
+/// `GET /api/variants`: every variant, its name and its board's size.
+pub fn variants() -> Reply {
+    let list: Vec<Value> = VariantKind::ALL
+        .iter()
+        .map(|&kind| {
+            json!({
+                "name": kind.name(),
+                "size": crate::rules::with_rules!(kind, R => board_size::<R>()),
+            })
+        })
+        .collect();
+    Reply::json(&Value::Array(list))
+}
+
+/// The rows (and columns) of the board of `R`.
+fn board_size<R: Rules>() -> u32 {
+    <R::Geometry as Geometry>::ROWS
+}
+
+/// `GET /api/state`: the game of the query as JSON (see [`state_json`]).
+pub fn state(query: &Query) -> Reply {
+    let kind = match variant(query) {
+        Ok(kind) => kind,
+        Err(reply) => return reply,
+    };
+    crate::rules::with_rules!(kind, R => match replay::<R>(query) {
+        Ok(game) => Reply::json(&state_json(&game)),
+        Err(reply) => reply,
+    })
+}
+
+/// A side's name as the page shows it.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// A move's squares as JSON: `hub` (its exact Hub form), `from`, `to`,
+/// `captured`.
+fn squares_json(squares: &MoveSquares) -> Value {
+    json!({
+        "hub": squares.to_string(),
+        "from": squares.from,
+        "to": squares.to,
+        "captured": squares.captured,
+    })
+}
+
+/// A legal move of `pos` as JSON: its squares and `text`, the PDN form.
+pub fn move_json<R: Rules>(pos: &Position<R>, mv: Move) -> Value {
+    let mut value = squares_json(&squares_of::<R>(mv));
+    value["text"] = Value::String(move_text(pos, mv));
+    value
+}
+
+/// The state of `game`: the board (`size` rows and columns, each square's
+/// number, row, column and piece: `w`, `b`, `W`, `B` or null), the side to
+/// move, the legal moves (none once the game is over), the moves played,
+/// the FEN of the start and of the position, and the result (`*` while the
+/// game goes on) with its reason in words.
+pub fn state_json<R: Rules>(game: &Game<R>) -> Value {
+    let pos = game.position();
+    let squares: Vec<Value> = (1..=<R::Geometry as Geometry>::SQUARES)
+        .filter_map(|n| Square::new(u8::try_from(n).ok()?))
+        .map(|sq| {
+            let (row, col) = <R::Geometry as Geometry>::row_file(sq);
+            let piece = pos.piece_at(sq).map(|piece| match piece {
+                Piece::Man(Side::White) => "w",
+                Piece::Man(Side::Black) => "b",
+                Piece::King(Side::White) => "W",
+                Piece::King(Side::Black) => "B",
+            });
+            json!({ "n": sq.get(), "row": row, "col": col, "piece": piece })
+        })
+        .collect();
+    let result = game.result();
+    let legal: Vec<Value> = if result.is_over() {
+        Vec::new()
+    } else {
+        pos.legal_moves()
+            .iter()
+            .map(|&mv| move_json(pos, mv))
+            .collect()
+    };
+    let mut replay = *game.start();
+    let history: Vec<Value> = game
+        .moves()
+        .iter()
+        .map(|&mv| {
+            let entry = json!({
+                "side": side_name(replay.side_to_move()),
+                "text": move_text(&replay, mv),
+                "hub": squares_of::<R>(mv).to_string(),
+            });
+            replay = replay.play(mv);
+            entry
+        })
+        .collect();
+    json!({
+        "variant": R::KIND.name(),
+        "size": board_size::<R>(),
+        "first": side_name(Position::<R>::start().side_to_move()),
+        "squares": squares,
+        "side": side_name(pos.side_to_move()),
+        "legal": legal,
+        "history": history,
+        "start": to_fen(game.start()),
+        "fen": to_fen(pos),
+        "result": result.score(),
+        "reason": if result.is_over() { result.describe() } else { String::new() },
+    })
+}
+
+/// `GET /api/pdn`: the game of the query as a PDN file to save, with the
+/// players' names of `white=` and `black=`.
+pub fn write_pdn(query: &Query) -> Reply {
+    let kind = match variant(query) {
+        Ok(kind) => kind,
+        Err(reply) => return reply,
+    };
+    crate::rules::with_rules!(kind, R => match replay::<R>(query) {
+        Ok(game) => {
+            let result = game.result();
+            let termination = match result {
+                GameResult::Ongoing => "unterminated".to_string(),
+                over => over.describe(),
+            };
+            let tags = GameTags {
+                event: "tempo serve",
+                round: 1,
+                players: [
+                    query.get("white").unwrap_or("White"),
+                    query.get("black").unwrap_or("Black"),
+                ],
+                result: result.score(),
+                termination: &termination,
+                extra: &[],
+            };
+            Reply::text(game_pdn(&tags, game.start(), game.moves()), "application/x-draughts-pdn")
+                .attachment("game.pdn")
+        }
+        Err(reply) => reply,
+    })
+}
+
+/// `POST /api/pdn`: reads the PDN of the body (games of another variant
+/// than `variant=` say so by their tags) and answers each game as a start
+/// position and moves the page replays, with the games that could not be
+/// read and why.
+pub fn read_pdn(query: &Query, text: &str) -> Reply {
+    let kind = match variant(query) {
+        Ok(kind) => kind,
+        Err(reply) => return reply,
+    };
+    let (units, errors) = read_pdn_units(kind, text);
+    let games: Vec<Value> = units
+        .iter()
+        .map(|unit| {
+            let tag = |name: &str| {
+                unit.tags
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map_or("?", |(_, v)| v.as_str())
+                    .to_string()
+            };
+            let (start, moves) = crate::rules::with_rules!(unit.game.variant(), R => {
+                unit.game.get::<R>().map_or((String::new(), Vec::new()), |game| {
+                    let moves: Vec<String> = game
+                        .moves()
+                        .iter()
+                        .map(|&mv| crate::rules::notation::format_move::<R>(mv, MoveStyle::Hub))
+                        .collect();
+                    (to_fen(game.start()), moves)
+                })
+            });
+            json!({
+                "variant": unit.game.variant().name(),
+                "white": tag("White"),
+                "black": tag("Black"),
+                "result": tag("Result"),
+                "event": tag("Event"),
+                "start": start,
+                "moves": moves,
+            })
+        })
+        .collect();
+    if games.is_empty() && errors.is_empty() {
+        return Reply::error(400, "no game in this PDN");
+    }
+    let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    Reply::json(&json!({ "games": games, "errors": errors }))
+}

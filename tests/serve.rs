@@ -1,0 +1,388 @@
+//! `tempo serve`: its endpoints and refusals over HTTP, and the page in a
+//! headless Chromium: moves played by clicking squares (a capture among
+//! them), the engine's answer, a move taken back, a FEN loaded, analysis
+//! started and stopped.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+#[path = "common/browser.rs"]
+mod browser;
+
+/// A `tempo serve` running on a free port, stopped when dropped.
+struct Served {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(extra: &[&str]) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["serve", "--port", "0"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start tempo serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Served { child, address }
+}
+
+/// A request without keep-alive: the status and the body.
+fn request(address: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    // The server may refuse before it has read a large body.
+    let _ = stream.write_all(body);
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    (status, body.to_string())
+}
+
+fn get(address: &str, path: &str) -> (u16, String) {
+    request(address, "GET", path, b"")
+}
+
+fn get_json(address: &str, path: &str) -> Value {
+    let (status, body) = get(address, path);
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// The error message of a refusal with `status`.
+fn refused(address: &str, path: &str, status: u16) -> String {
+    let (got, body) = get(address, path);
+    assert_eq!(got, status, "{path}: {body}");
+    let value: Value = serde_json::from_str(&body).unwrap();
+    value["error"].as_str().unwrap().to_string()
+}
+
+/// An open event stream.
+struct Events(BufReader<TcpStream>);
+
+impl Events {
+    fn open(address: &str, path: &str) -> Events {
+        let mut stream = TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        assert!(status.contains(" 200 "), "{path}: {status}");
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap() > 0 && line != "\r\n" {
+            line.clear();
+        }
+        Events(reader)
+    }
+
+    /// The next event: its name and data.
+    fn next(&mut self) -> (String, Value) {
+        let (mut name, mut data) = (String::new(), String::new());
+        loop {
+            let mut line = String::new();
+            assert!(self.0.read_line(&mut line).unwrap() > 0, "the stream ended");
+            let line = line.trim_end();
+            if let Some(rest) = line.strip_prefix("event: ") {
+                name = rest.to_string();
+            } else if let Some(rest) = line.strip_prefix("data: ") {
+                data = rest.to_string();
+            } else if line.is_empty() && !name.is_empty() {
+                return (name, serde_json::from_str(&data).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_state_of_a_game_under_the_rules() {
+    let server = serve(&[]);
+    let a = &server.address;
+    let start = get_json(a, "/api/state");
+    assert_eq!(start["side"], "white");
+    assert_eq!(start["size"], 10);
+    assert_eq!(start["squares"].as_array().unwrap().len(), 50);
+    assert_eq!(start["legal"].as_array().unwrap().len(), 9);
+    assert_eq!(start["result"], "*");
+    // A capture is forced and its captured square named.
+    let state = get_json(a, "/api/state?moves=32-28+19-23");
+    assert_eq!(state["legal"].as_array().unwrap().len(), 1);
+    assert_eq!(state["legal"][0]["hub"], "28x19x23");
+    assert_eq!(state["legal"][0]["captured"][0], 23);
+    assert_eq!(state["history"][1]["text"], "19-23");
+    // Every variant has a board and moves at the start.
+    for variant in get_json(a, "/api/variants").as_array().unwrap() {
+        let name = variant["name"].as_str().unwrap();
+        let state = get_json(a, &format!("/api/state?variant={name}"));
+        let size = variant["size"].as_u64().unwrap();
+        assert_eq!(state["size"].as_u64(), Some(size), "{name}");
+        assert!(!state["legal"].as_array().unwrap().is_empty(), "{name}");
+    }
+    // A game over: its result and reason, and no moves.
+    let over = get_json(a, "/api/state?fen=B:W28:B");
+    assert_eq!(over["result"], "1-0");
+    assert!(over["reason"].as_str().unwrap().contains("Black"), "{over}");
+    assert!(over["legal"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_reason() {
+    let server = serve(&[]);
+    let a = &server.address;
+    assert!(refused(a, "/api/state?variant=chess", 400).contains("brazilian"));
+    assert!(refused(a, "/api/state?fen=W:W99:B1", 400).contains("99"));
+    let why = refused(a, "/api/state?moves=32-28+19-23+28-22", 400);
+    assert!(why.contains("move 3 '28-22'"), "{why}");
+    assert!(refused(a, "/api/play?fen=B:W28:B", 400).contains("the game is over"));
+    assert!(refused(a, "/api/play?level=9", 400).contains("level"));
+    assert!(refused(a, "/api/analyse?lines=0", 400).contains("lines"));
+    assert!(refused(a, "/api/review", 400).contains("no moves"));
+    assert!(refused(a, "/nowhere", 404).contains("/nowhere"));
+    let (status, _) = request(a, "POST", "/api/state", b"");
+    assert_eq!(status, 405);
+    let (status, body) = request(a, "POST", "/api/pdn", &vec![b' '; 5 << 20]);
+    assert_eq!(status, 413, "{body}");
+    let (status, body) = request(
+        a,
+        "POST",
+        "/api/pdn",
+        b"[White \"a\"]\n\n1. 32-28 99-98 *\n",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("99-98"), "{body}");
+    let (status, _) = request(a, "POST", "/api/pdn", b"");
+    assert_eq!(status, 400);
+    // The server still answers after all that.
+    assert_eq!(get_json(a, "/api/state")["side"], "white");
+}
+
+#[test]
+fn pdn_out_and_back_and_the_engine_move() {
+    let server = serve(&[]);
+    let a = &server.address;
+    let (status, pdn) = get(a, "/api/pdn?moves=32-28+19-23+28x19&white=Ann");
+    assert_eq!(status, 200);
+    assert!(
+        pdn.contains("[White \"Ann\"]") && pdn.contains("28x19"),
+        "{pdn}"
+    );
+    let (status, body) = request(a, "POST", "/api/pdn", pdn.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let read: Value = serde_json::from_str(&body).unwrap();
+    let moves: Vec<&str> = read["games"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["32-28", "19-23", "28x19x23"]);
+    // The engine answers with a legal move, in the game's variant.
+    for (variant, moves) in [("international", "32-28+19-23"), ("brazilian", "")] {
+        let path = format!("/api/play?variant={variant}&moves={moves}&movetime=0.2&level=3");
+        let played = get_json(a, &path);
+        let hub = played["move"]["hub"].as_str().unwrap();
+        let state = get_json(a, &format!("/api/state?variant={variant}&moves={moves}"));
+        let legal: Vec<&str> = state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["hub"].as_str().unwrap())
+            .collect();
+        assert!(legal.contains(&hub), "{variant}: {hub} not in {legal:?}");
+    }
+}
+
+#[test]
+fn analysis_streams_until_the_reader_goes_and_frees_its_place() {
+    let server = serve(&["--max-searches", "1"]);
+    let a = &server.address;
+    let mut events = Events::open(a, "/api/analyse?moves=32-28&lines=2");
+    let mut depths = Vec::new();
+    while depths.len() < 6 {
+        let (name, data) = events.next();
+        assert_eq!(name, "line", "{data}");
+        assert!(data["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
+        depths.push(data["depth"].as_u64().unwrap());
+    }
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    // One search at a time: the second is refused while the first runs.
+    assert!(refused(a, "/api/play?movetime=0.05", 503).contains("--max-searches"));
+    drop(events);
+    // Closing the stream stops the search and frees its place.
+    let start = Instant::now();
+    loop {
+        let (status, body) = get(a, "/api/play?movetime=0.05");
+        if status == 200 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{status} {body}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A review: progress for each position, then the report's section.
+    let mut review = Events::open(a, "/api/review?moves=32-28+19-23+28x19&depth=4");
+    let mut progress = 0;
+    loop {
+        let (name, data) = review.next();
+        match name.as_str() {
+            "progress" => progress = data["done"].as_u64().unwrap(),
+            "report" => {
+                let html = data["html"].as_str().unwrap();
+                assert!(html.contains("<svg") && html.contains("28x19"), "{html}");
+                break;
+            }
+            other => panic!("{other}: {data}"),
+        }
+    }
+    assert_eq!(progress, 4);
+}
+
+/// Where the screenshot goes: `TEMPO_SCREENSHOT`, or the tests' own folder.
+fn screenshot_path() -> PathBuf {
+    std::env::var_os("TEMPO_SCREENSHOT").map_or_else(
+        || PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png"),
+        PathBuf::from,
+    )
+}
+
+#[test]
+fn the_page_plays_and_analyses_in_a_browser() {
+    let Some(chromium) = browser::chromium_for("the page") else {
+        return;
+    };
+    let server = serve(&[]);
+    let mut page = browser::Browser::start(&chromium, 1000, 900);
+    page.open(
+        &format!("http://{}/", server.address),
+        "document.querySelectorAll('#board .piece').length === 40",
+    );
+    let moves = "document.querySelectorAll('#moves li').length";
+    let set = |page: &mut browser::Browser, id: &str, value: &str| {
+        page.eval(&format!(
+            "(() => {{ const e = document.getElementById('{id}'); e.value = '{value}'; \
+             e.dispatchEvent(new Event('change')); }})()"
+        ));
+    };
+    set(&mut page, "engine-side", "none");
+    // Both sides by clicks: a move each, then White's capture.
+    for (from, to, count) in [(32, 28, 1), (19, 23, 2), (28, 19, 3)] {
+        page.click(&format!("[data-square='{from}']"));
+        page.wait_for(
+            &format!(
+                "document.querySelector('[data-square=\"{from}\"]').classList.contains('selected')"
+            ),
+            Duration::from_secs(5),
+        );
+        page.click(&format!("[data-square='{to}']"));
+        page.wait_for(&format!("{moves} === {count}"), Duration::from_secs(10));
+    }
+    assert_eq!(
+        page.eval("document.querySelector('#moves li:last-child .mv').textContent"),
+        "28x19"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#board .piece').length"),
+        39
+    );
+    // The engine takes Black and answers with a legal move.
+    set(&mut page, "level", "2");
+    set(&mut page, "movetime", "0.2");
+    set(&mut page, "engine-side", "black");
+    page.wait_for(&format!("{moves} === 4"), Duration::from_secs(30));
+    let answer = page.eval("document.querySelector('#moves li:last-child .mv').textContent");
+    let state = get_json(&server.address, "/api/state?moves=32-28+19-23+28x19");
+    let legal: Vec<&str> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        legal
+            .iter()
+            .any(|m| answer.as_str().is_some_and(|a| a.ends_with(m))),
+        "{answer} not in {legal:?}"
+    );
+    // Take back: the engine's move and the player's.
+    page.click("#undo");
+    page.wait_for(
+        &format!(
+            "{moves} === 2 && document.getElementById('status').textContent === 'White to move'"
+        ),
+        Duration::from_secs(10),
+    );
+    // A position from a FEN: twelve men and a king each side.
+    set(&mut page, "engine-side", "none");
+    page.eval(
+        "document.getElementById('fen').value = \
+         'W:W27,28,31,32,33,34,37,38,39,42,43,44,K46:B3,7,8,9,12,13,14,16,17,18,19,23,K5'",
+    );
+    page.click("#load-fen");
+    page.wait_for(
+        "document.querySelectorAll('#board .piece').length === 26 \
+         && document.querySelectorAll('#board .piece.king').length === 2",
+        Duration::from_secs(10),
+    );
+    // Analysis: lines with a depth appear; stopped, they stay as they are.
+    set(&mut page, "lines", "2");
+    page.click("#analyse");
+    page.wait_for(
+        "/depth [0-9]+/.test(document.getElementById('analysis').textContent) \
+         && document.querySelectorAll('#analysis li').length === 2 \
+         && Number((document.querySelector('#analysis .depth')?.textContent ?? '').split(' ')[1]) >= 8",
+        Duration::from_secs(30),
+    );
+    let png = page.screenshot();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    std::fs::write(screenshot_path(), png).unwrap();
+    page.click("#analyse");
+    page.wait_for(
+        "document.getElementById('analysis-state').textContent === 'stopped'",
+        Duration::from_secs(5),
+    );
+    let lines = page.eval("document.getElementById('analysis').textContent");
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(
+        page.eval("document.getElementById('analysis').textContent"),
+        lines
+    );
+    assert!(
+        page.errors.is_empty(),
+        "errors in the page: {:?}",
+        page.errors
+    );
+}
