@@ -11,7 +11,8 @@
 //!   perft); no global state, no threads, no I/O.
 //! - `pdn`: PDN read (games as tags, move texts, results) and written (the
 //!   text of a game); `book`: opening books, handed the search as a
-//!   function; `eval`, `egdb`: evaluation and endgame tables.
+//!   function; `eval`, `egdb`: evaluation and endgame tables; `files`:
+//!   files written whole or not at all, for every layer that writes one.
 //! - `referee`: keeping a game (record and result under the draw rules,
 //!   clocks) for the engine, DXP and the match tool; nothing of search.
 //! - `search`: takes a game and its `SearchResources` (weights, endgame
@@ -29,6 +30,7 @@ pub mod cli;
 pub mod egdb;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod pdn;
 pub mod protocol;
 pub mod referee;

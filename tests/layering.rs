@@ -18,12 +18,14 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     // The pure rules core.
     ("rules", &[]),
+    // Files written whole or not at all: nothing of draughts.
+    ("files", &[]),
     // PDN read and written: text, and the rules to write moves.
     ("pdn", &["rules"]),
-    ("book", &["rules"]),
-    ("eval", &["rules"]),
+    ("book", &["rules", "files"]),
+    ("eval", &["rules", "files"]),
     // The endgame databases: built and probed over the rules alone.
-    ("egdb", &["rules"]),
+    ("egdb", &["rules", "files"]),
     // The game record, clocks and their results: nothing of how the
     // players think or talk.
     ("referee", &["rules"]),
@@ -56,8 +58,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "rules", "pdn", "book", "eval", "egdb", "referee", "search", "engine", "protocol",
-            "arena", "analyse", "train", "serve",
+            "rules", "files", "pdn", "book", "eval", "egdb", "referee", "search", "engine",
+            "protocol", "arena", "analyse", "train", "serve",
         ],
     ),
 ];

@@ -412,10 +412,7 @@ impl Book {
             line: 0,
             kind: BookErrorKind::Io(format!("cannot write the book: {e}")),
         };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, self.to_text(notes)).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        crate::files::replace(path, self.to_text(notes).as_bytes()).map_err(io)
     }
 }
 

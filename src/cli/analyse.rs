@@ -9,12 +9,15 @@
 //! line while it is a terminal and the results go elsewhere, and a last
 //! summary line. Exit status: 0 when every input was analysed, 1 when some
 //! were skipped, 2 on an error that stops the run (an unreadable file, a bad
-//! `--fen`, memory).
+//! `--fen`, memory), 130 when Ctrl-C stopped it (the finished games are in
+//! `--annotate` and `--report`, which are kept up to date as games finish).
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
@@ -276,6 +279,129 @@ fn check_output(flag: &str, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The annotated PDN and the HTML report of `--annotate` and `--report`,
+/// kept up to date as games finish: each finished game's records are kept,
+/// and both files are written again (whole, through a temporary file) when
+/// a game finishes and a few seconds have passed since the last writing,
+/// and at the end. An interrupted run keeps its finished games.
+struct GameFiles<'a> {
+    args: &'a AnalyseArgs,
+    units: &'a [Unit],
+    /// The records of each game by its source.
+    kept: HashMap<Source, Vec<Record>>,
+    /// Games finished since the files were last written.
+    unwritten: usize,
+    /// Finished games in the files.
+    written: usize,
+    last: Instant,
+}
+
+/// The least time between two writings of the files while games finish.
+const REWRITE_EVERY: Duration = Duration::from_secs(5);
+
+impl<'a> GameFiles<'a> {
+    fn new(args: &'a AnalyseArgs, units: &'a [Unit]) -> GameFiles<'a> {
+        GameFiles {
+            args,
+            units,
+            kept: HashMap::new(),
+            unwritten: 0,
+            written: 0,
+            last: Instant::now(),
+        }
+    }
+
+    fn wanted(&self) -> bool {
+        self.args.annotate.is_some() || self.args.report.is_some()
+    }
+
+    /// Keeps `record`; writes the files when it finishes a game and the
+    /// last writing is a while ago.
+    fn keep(&mut self, record: Record) -> Result<(), String> {
+        if !self.wanted() {
+            return Ok(());
+        }
+        let source = record.source;
+        let records = self.kept.entry(source).or_default();
+        records.push(record);
+        let count = records.len();
+        let finished = self
+            .units
+            .iter()
+            .any(|u| u.source == source && u.game.positions() == count);
+        if finished {
+            self.unwritten += 1;
+            if self.last.elapsed() >= REWRITE_EVERY {
+                self.write()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The finished games, in the input's order, with their number.
+    fn finished(&self) -> impl Iterator<Item = (usize, &Unit, &[Record])> {
+        self.units.iter().enumerate().filter_map(|(i, unit)| {
+            let records = self.kept.get(&unit.source)?;
+            (records.len() == unit.game.positions()).then_some((i + 1, unit, records.as_slice()))
+        })
+    }
+
+    /// Writes both files with every finished game.
+    fn write(&mut self) -> Result<(), String> {
+        if !self.wanted() || self.unwritten == 0 {
+            return Ok(());
+        }
+        let args = self.args;
+        let save = |path: &Path, text: String| {
+            crate::files::replace(path, text.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
+        if let Some(path) = &args.annotate {
+            let annotator = format!("tempo {} ({})", crate::engine::VERSION, limits_text(args));
+            let text: String = self
+                .finished()
+                .filter_map(|(_, unit, records)| {
+                    crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
+                        |game| annotated_pdn(&unit.tags, game, records, &annotator)
+                    ))
+                })
+                .collect();
+            save(path, text)?;
+        }
+        if let Some(path) = &args.report {
+            let sections: Vec<String> = self
+                .finished()
+                .filter_map(|(number, unit, records)| {
+                    crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
+                        |game| game_section(&unit.tags, game, records, number)
+                    ))
+                })
+                .collect();
+            let source = args
+                .pdn
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string());
+            let title = format!("tempo analysis of {source} ({})", limits_text(args));
+            save(path, page(&title, &sections))?;
+        }
+        self.written += self.unwritten;
+        self.unwritten = 0;
+        self.last = Instant::now();
+        Ok(())
+    }
+}
+
+/// A flag that Ctrl-C (or a termination signal) sets, so that the run
+/// stops between two search reports and writes what it has finished.
+fn stop_on_interrupt() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = Arc::clone(&flag);
+    // Without a handler (one set already, in a test) Ctrl-C ends the
+    // process as before: the files hold what was last written.
+    let _ = ctrlc::set_handler(move || set.store(true, Ordering::SeqCst));
+    flag
+}
+
 /// Runs `tempo analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let kind = VariantKind::from(args.variant);
@@ -309,60 +435,45 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     };
     let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
     let mut out = io::stdout().lock();
-    let keep = args.annotate.is_some() || args.report.is_some();
-    let mut kept: HashMap<Source, Vec<Record>> = HashMap::new();
+    let mut files = GameFiles::new(args, &units);
+    let interrupted = stop_on_interrupt();
     let mut emit = |event: Event| {
+        if interrupted.load(Ordering::SeqCst) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
         out.write_all(render(&event, format).as_bytes())?;
         out.flush()?;
         if let Event::Done(record) = event {
             progress.step();
-            if keep {
-                kept.entry(record.source).or_default().push(record);
-            }
+            files.keep(record).map_err(io::Error::other)?;
         }
         Ok(())
     };
     let outcome = analyser.analyse_all(&units, &mut emit);
     progress.finish();
-    match outcome {
+    let stopped = match outcome {
         // A reader that went away (`| head`) ends the run quietly.
-        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => false,
+        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::Interrupted => true,
         Err(e) => return Err(e.to_string()),
-        Ok(()) => {}
+        Ok(()) => false,
+    };
+    files.write()?;
+    if stopped {
+        eprintln!(
+            "interrupted: analysed {}; {} finished game(s) written",
+            counted(progress.done, "position"),
+            files.written
+        );
+        return Ok(ExitCode::from(130));
     }
-    if let Some(path) = &args.annotate {
-        let annotator = format!("tempo {} ({})", crate::engine::VERSION, limits_text(args));
-        let text: String = units
-            .iter()
-            .filter_map(|unit| {
-                let records = kept.get(&unit.source)?;
-                crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
-                    |game| annotated_pdn(&unit.tags, game, records, &annotator)
-                ))
-            })
-            .collect();
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!("annotated games written to {}", path.display());
-    }
-    if let Some(path) = &args.report {
-        let sections: Vec<String> = units
-            .iter()
-            .enumerate()
-            .filter_map(|(i, unit)| {
-                let records = kept.get(&unit.source)?;
-                crate::rules::with_rules!(unit.game.variant(), R => unit.game.get::<R>().map(
-                    |game| game_section(&unit.tags, game, records, i + 1)
-                ))
-            })
-            .collect();
-        let source = args
-            .pdn
-            .as_ref()
-            .map_or(String::new(), |p| p.display().to_string());
-        let title = format!("tempo analysis of {source} ({})", limits_text(args));
-        std::fs::write(path, page(&title, &sections))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!("report written to {}", path.display());
+    for (what, path) in [
+        ("annotated games", &args.annotate),
+        ("report", &args.report),
+    ] {
+        if let Some(path) = path {
+            eprintln!("{what} written to {}", path.display());
+        }
     }
     eprintln!(
         "analysed {} from {}; skipped {}",

@@ -134,10 +134,7 @@ fn start_or_resume(args: &TuneArgs) -> Result<Run, String> {
 /// Writes the state beside its file, then moves it over: a stop mid-write
 /// never leaves half a state.
 fn save(path: &Path, run: &Run) -> Result<(), String> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".new");
-    std::fs::write(&temporary, run.to_text())
-        .and_then(|()| std::fs::rename(&temporary, path))
+    crate::files::replace(path, run.to_text().as_bytes())
         .map_err(|e| format!("writing --state {}: {e}", path.display()))
 }
 

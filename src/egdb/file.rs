@@ -15,12 +15,12 @@
 //! | ... | the blocks, each an LZ4 block of one byte an index (see `Value::encode`; `pack` says which entries are filler) |
 //! | 8 | FNV-1a 64 checksum of everything before it |
 //!
-//! A table is written to `NAME.tmp` and renamed when complete, so a file
+//! A table is written to `NAME.egdb.tmp` and renamed when complete, so a file
 //! with the final name is always a finished one; a reader checks every
 //! field and the checksum before it believes one.
 
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::rules::Rules;
@@ -69,21 +69,18 @@ fn header<R: Rules>(m: Material, entries: u64) -> Vec<u8> {
 /// Writes a finished table; returns its size in bytes.
 pub fn write<R: Rules>(dir: &Path, m: Material, table: &Packed) -> Result<u64, EgdbError> {
     let final_path = path::<R>(dir, m);
-    let tmp = final_path.with_extension("tmp");
-    let io_error = |e: io::Error| EgdbError::Io(tmp.clone(), e);
     let header = header::<R>(m, table.entries());
     let (offsets, data) = table.parts();
     let offsets: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-    let mut sum = Fnv::new();
-    let mut out = BufWriter::new(fs::File::create(&tmp).map_err(io_error)?);
-    for part in [&header[..], &offsets, data] {
-        sum.update(part);
-        out.write_all(part).map_err(io_error)?;
-    }
-    out.write_all(&sum.0.to_le_bytes()).map_err(io_error)?;
-    let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
-    file.sync_all().map_err(io_error)?;
-    fs::rename(&tmp, &final_path).map_err(|e| EgdbError::Io(final_path.clone(), e))?;
+    crate::files::replace_with(&final_path, |out| {
+        let mut sum = Fnv::new();
+        for part in [&header[..], &offsets, data] {
+            sum.update(part);
+            out.write_all(part)?;
+        }
+        out.write_all(&sum.0.to_le_bytes())
+    })
+    .map_err(|e| EgdbError::Io(final_path.clone(), e))?;
     Ok((header.len() + offsets.len() + data.len() + 8) as u64)
 }
 

@@ -272,9 +272,7 @@ pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsErro
 /// that an interrupted write never leaves a half file under `path`.
 pub fn write_file(kind: VariantKind, patterns: &Patterns, path: &Path) -> Result<(), WeightsError> {
     let io = |e: std::io::Error| WeightsError::Io(format!("cannot write {}: {e}", path.display()));
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, encode(kind, patterns)).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    crate::files::replace(path, &encode(kind, patterns)).map_err(io)
 }
 
 /// The weights built into the binary for `kind` (all 0 for a variant that

@@ -201,7 +201,5 @@ pub fn read_network(path: &Path) -> Result<Network, NetworkError> {
 /// Writes `net` to `path` through a temporary file renamed into place.
 pub fn write_network(net: &Network, path: &Path) -> Result<(), NetworkError> {
     let io = |e: std::io::Error| NetworkError::Io(format!("cannot write {}: {e}", path.display()));
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, encode(net)).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    crate::files::replace(path, &encode(net)).map_err(io)
 }
