@@ -52,7 +52,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // databases; played games come to it as PDN (`train::label`).
     (
         "train",
-        &["rules", "pdn", "referee", "eval", "search", "egdb"],
+        &["rules", "files", "pdn", "referee", "eval", "search", "egdb"],
     ),
     // The command line sits on top of everything.
     (

@@ -20,6 +20,7 @@
 //! The state (the schedule, pairs played, the parameters, the tally) is
 //! plain text, saved after every pair.
 
+use crate::rules::random::SplitMix64;
 use std::fmt::Write as _;
 
 /// The exponent of the gain's decay.
@@ -120,19 +121,9 @@ impl Schedule {
 
 /// The signs δ of pair `k`: one per parameter, each +1 or -1.
 pub fn signs(seed: u64, k: u64, count: usize) -> Vec<f64> {
-    let mut state = seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut random = SplitMix64(seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            if (z ^ (z >> 31)) & 1 == 0 {
-                1.0
-            } else {
-                -1.0
-            }
-        })
+        .map(|_| if random.next() & 1 == 0 { 1.0 } else { -1.0 })
         .collect()
 }
 

@@ -23,6 +23,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::files::{fnv1a, Fnv1a};
 use crate::rules::Rules;
 
 use super::pack::{Packed, BLOCK};
@@ -36,21 +37,6 @@ const HEADER_BYTES: usize = 8 + 4 + NAME_BYTES + 4 + 8 + 4;
 /// The path of a slice's table.
 pub fn path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
     dir.join(format!("{}-{m}.egdb", R::NAME))
-}
-
-/// FNV-1a, 64 bits.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 fn header<R: Rules>(m: Material, entries: u64) -> Vec<u8> {
@@ -73,12 +59,12 @@ pub fn write<R: Rules>(dir: &Path, m: Material, table: &Packed) -> Result<u64, E
     let (offsets, data) = table.parts();
     let offsets: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
     crate::files::replace_with(&final_path, |out| {
-        let mut sum = Fnv::new();
+        let mut sum = Fnv1a::default();
         for part in [&header[..], &offsets, data] {
             sum.update(part);
             out.write_all(part)?;
         }
-        out.write_all(&sum.0.to_le_bytes())
+        out.write_all(&sum.sum().to_le_bytes())
     })
     .map_err(|e| EgdbError::Io(final_path.clone(), e))?;
     Ok((header.len() + offsets.len() + data.len() + 8) as u64)
@@ -129,9 +115,7 @@ pub fn read<R: Rules>(dir: &Path, m: Material, entries: u64) -> Result<Packed, E
         )));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
-    let mut sum = Fnv::new();
-    sum.update(body);
-    if sum.0.to_le_bytes() != tail {
+    if fnv1a(body).to_le_bytes() != tail {
         return Err(bad("checksum mismatch (damaged or cut short)".into()));
     }
     let offsets: Vec<u64> = body[HEADER_BYTES..data_at]

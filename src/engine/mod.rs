@@ -34,6 +34,7 @@ use crate::book::{self, Book};
 use crate::eval::weights_file;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{squares_of, to_fen};
+use crate::rules::random::SplitMix64;
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::resources::{builtin_egdb, EvalSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
@@ -139,7 +140,7 @@ pub struct EngineHost {
     /// why none were), sent once before the next search.
     note: Option<String>,
     /// State of the generator that picks among close book moves.
-    random: u64,
+    random: SplitMix64,
 }
 
 impl Default for EngineHost {
@@ -173,10 +174,12 @@ impl EngineHost {
             egdb_pieces: DEFAULT_EGDB_PIECES,
             builtin_egdb: true,
             note: None,
-            random: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-                ^ u64::from(std::process::id()).rotate_left(32),
+            random: SplitMix64(
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+                    ^ u64::from(std::process::id()).rotate_left(32),
+            ),
         };
         host.warm_up();
         host
@@ -354,11 +357,7 @@ impl EngineHost {
 
     /// The next number of a splitmix64 sequence.
     fn next_random(&mut self) -> u64 {
-        self.random = self.random.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.random;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.random.next()
     }
 
     /// Starts a search on its own thread. It sends `Info` events and then

@@ -37,6 +37,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use super::patterns::{Layout, Patterns, Shape, UNIT};
+use crate::files::fnv1a;
 use crate::rules::VariantKind;
 
 const MAGIC: &[u8; 8] = b"TEMPOEVL";
@@ -83,16 +84,6 @@ impl fmt::Display for WeightsError {
 }
 
 impl std::error::Error for WeightsError {}
-
-/// FNV-1a, 64 bits: the checksum of weights and self-play data files.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
 
 /// Whether variant `kind` can have learned patterns: the windows are laid
 /// over a diagonal board of 10x10 or 8x8 (not Turkish draughts').

@@ -11,6 +11,7 @@ pub mod mv;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod random;
 pub mod square;
 mod turkish;
 pub mod variant;

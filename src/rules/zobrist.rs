@@ -2,6 +2,8 @@
 //! side to move, built at compile time from a fixed seed so keys are the same
 //! in every run (the book and tests rely on that).
 
+use super::random::SplitMix64;
+
 /// Piece kinds as indices into the key table.
 pub const WHITE_MAN: usize = 0;
 /// Black man index.
@@ -11,30 +13,19 @@ pub const WHITE_KING: usize = 2;
 /// Black king index.
 pub const BLACK_KING: usize = 3;
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
 const fn build() -> ([[u64; 64]; 4], u64) {
     let mut table = [[0u64; 64]; 4];
-    let mut state = 0x7E3B_0D1A_C0FF_EE00u64;
+    let mut random = SplitMix64(0x7E3B_0D1A_C0FF_EE00);
     let mut kind = 0;
     while kind < 4 {
         let mut bit = 0;
         while bit < 64 {
-            let (next, value) = splitmix(state);
-            state = next;
-            table[kind][bit] = value;
+            table[kind][bit] = random.next();
             bit += 1;
         }
         kind += 1;
     }
-    let (_, side) = splitmix(state);
-    (table, side)
+    (table, random.next())
 }
 
 const KEYS: ([[u64; 64]; 4], u64) = build();
@@ -61,14 +52,12 @@ pub fn of_set(kind: usize, mut bb: u64) -> u64 {
 /// seed, so the piece keys above are unchanged.
 static KING_RUN: [[u64; 256]; 2] = {
     let mut table = [[0u64; 256]; 2];
-    let mut state = 0x51A7_E0F0_4B1D_6E55u64;
+    let mut random = SplitMix64(0x51A7_E0F0_4B1D_6E55);
     let mut side = 0;
     while side < 2 {
         let mut code = 1;
         while code < 256 {
-            let (next, value) = splitmix(state);
-            state = next;
-            table[side][code] = value;
+            table[side][code] = random.next();
             code += 1;
         }
         side += 1;

@@ -40,7 +40,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::eval::weights_file::fnv1a;
+use crate::files::fnv1a;
 use crate::rules::{Position, Rules, Side, VariantKind};
 
 const MAGIC: &[u8; 8] = b"TEMPOSPD";
@@ -96,13 +96,7 @@ impl Record {
     /// positions differ but by chance (about one pair in 2^64), so the
     /// positions of a data set are told apart and counted once by key.
     pub fn key(&self) -> u64 {
-        // The finaliser of splitmix64: every bit of the input moves about
-        // half of the output bits.
-        fn mix(mut z: u64) -> u64 {
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
+        use crate::rules::random::mix;
         let mut h = mix(self.white ^ 0x9E37_79B9_7F4A_7C15);
         h = mix(h ^ self.black);
         h = mix(h ^ self.kings);

@@ -24,7 +24,7 @@ use crate::rules::Rules;
 
 use super::data::Record;
 use super::distinct::Distinct;
-use super::SplitMix;
+use crate::rules::random::SplitMix64;
 
 /// Settings of a fit.
 #[derive(Clone, Debug)]
@@ -216,7 +216,7 @@ pub fn fit_scale_to(score: &[f32], result: &[f32]) -> f32 {
 
 /// Shuffles `order` in place (Fisher-Yates), the same for a seed on
 /// every machine.
-pub(super) fn shuffle(order: &mut [u32], random: &mut SplitMix) {
+pub(super) fn shuffle(order: &mut [u32], random: &mut SplitMix64) {
     for i in (1..order.len()).rev() {
         order.swap(i, (random.next() % (i as u64 + 1)) as usize);
     }
@@ -311,7 +311,7 @@ pub fn fit(
     let mut step = 0i32;
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut random = SplitMix(config.seed);
+    let mut random = SplitMix64(config.seed);
     let batch_size = config.batch.max(1);
     let steps = order.len().div_ceil(batch_size) as u64 * config.epochs as u64;
     let schedule = StepSchedule::new(config.learning_rate, config.final_learning_rate, steps);

@@ -21,18 +21,3 @@ pub mod merge;
 pub mod network_fit;
 pub mod selfplay;
 pub mod sets;
-
-/// A splitmix64 generator: the seeded random plies of self-play and the
-/// shuffles of a fit, the same on every machine.
-struct SplitMix(u64);
-
-impl SplitMix {
-    /// The next number of the sequence.
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}

@@ -23,11 +23,11 @@ use rayon::prelude::*;
 
 use super::distinct::Distinct;
 use super::fit::{cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule};
-use super::SplitMix;
 use crate::eval::network::{
     for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION, MAX_DENSE_WEIGHT, QA, QO, QW,
 };
 use crate::eval::{evaluate_learned, Patterns};
+use crate::rules::random::SplitMix64;
 use crate::rules::{Rules, Side, VariantKind};
 
 /// Settings of a network fit.
@@ -314,7 +314,7 @@ pub fn fit_network<R: Rules>(
         dense: config.dense,
     };
     let k = fit_scale_to(&train.base, &train.result);
-    let mut random = SplitMix(config.seed);
+    let mut random = SplitMix64(config.seed);
     let mut uniform = |range: f32| {
         let unit = (random.next() >> 11) as f32 / (1u64 << 53) as f32;
         (2.0 * unit - 1.0) * range

@@ -15,9 +15,9 @@
 pub use super::batches::Progress;
 use super::batches::{run_batches, BatchPlan};
 use super::data::{DataWriter, Existing, Record};
-use super::SplitMix;
 use crate::referee::{Game, GameResult};
 use crate::rules::movegen::{has_capture, side_has_capture};
+use crate::rules::random::SplitMix64;
 use crate::rules::{Position, Rules};
 use crate::search::tt::Table;
 use crate::search::{search, Control, Limits, SearchResources, SearchSetup};
@@ -83,7 +83,7 @@ pub(super) fn quiet<R: Rules>(pos: &Position<R>) -> bool {
 /// labelled with the result. A game that ends during its random plies
 /// gives none.
 pub fn play_game<R: Rules>(config: &SelfplayConfig<R>, g: u64, table: &mut Table) -> Vec<Record> {
-    let mut random = SplitMix(config.seed ^ g.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut random = SplitMix64(config.seed ^ g.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut game = Game::new(Position::<R>::start());
     for _ in 0..config.random_plies {
         let moves = game.position().legal_moves();

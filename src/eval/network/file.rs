@@ -23,7 +23,7 @@ use std::path::Path;
 
 use super::{Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::Patterns;
-use crate::eval::weights_file::fnv1a;
+use crate::files::fnv1a;
 use crate::rules::VariantKind;
 
 /// The first bytes of a network file.
