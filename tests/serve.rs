@@ -357,6 +357,17 @@ fn the_page_plays_and_analyses_in_a_browser() {
          && document.querySelectorAll('#board .piece.king').length === 2",
         Duration::from_secs(10),
     );
+    // The board editor: a white king put on an empty square.
+    page.click("#edit");
+    set(&mut page, "edit-piece", "W");
+    page.click("[data-square='50']");
+    page.click("#edit-done");
+    page.wait_for(
+        "document.querySelectorAll('#board .piece').length === 27 \
+         && document.querySelector('[data-square=\"50\"] .piece.white.king') !== null \
+         && document.getElementById('fen').value.includes('K50')",
+        Duration::from_secs(10),
+    );
     // Analysis: lines with a depth appear; stopped, they stay as they are.
     set(&mut page, "lines", "2");
     page.click("#analyse");
