@@ -1,7 +1,9 @@
 //! One search thread: the worker's state and the PVS tree search, with the
-//! node helpers and the scores and keys it exchanges with the table.
+//! node helpers.
 //! Iterative deepening and the root are in `root`, quiescence in `quiesce`,
-//! move ordering and history in `ordering`.
+//! move ordering and history in `ordering`, static scores in `evaluate`,
+//! what goes to and comes from the table in `table`, the per-ply buffers
+//! and their pool of spares in `buffers`.
 //!
 //! Node steps (numbered in `negamax`): endgame tables → horizon → draws → mate-distance
 //! pruning → whether any move exists (none = loss), rule draws → table
@@ -9,29 +11,31 @@
 //! (a forced reply costs no depth) in an ordered PVS loop with late-move
 //! reductions (a move another thread is searching comes last) → table store.
 
+mod buffers;
+mod evaluate;
 mod ordering;
 mod quiesce;
 mod root;
+mod table;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
-use super::tt::{prefetch_line, Bound, MoveHint};
+use super::tt::Bound;
 use super::{SearchSetup, Shared, Techniques, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::egdb::{Egdb, Value};
-use crate::eval::network::Accumulators;
+use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::movegen::{
     count_moves, generate_captures, generate_quiet, has_capture, has_quiet_move, legal_quiet_move,
     side_has_capture,
 };
-use crate::rules::{Goal, Move, MoveList, Position, Rules, VariantKind};
+use crate::rules::{Goal, Move, MoveList, Position, Rules};
+use buffers::{fill_reductions, take_spare, Buffers};
 use ordering::pick;
 use quiesce::QS_TABLE_KINGS;
 use root::RootMove;
+use table::{cutoff, from_table, table_key};
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -116,129 +120,6 @@ pub(super) struct Worker<'a, R: Rules> {
     stopped: bool,
 }
 
-/// The per-ply buffers and the move-ordering tables of a worker. A worker
-/// gives them back to the process's pool of spares ([`SPARE`]) and the
-/// next one takes them, emptied and zeroed (but for the static scores of
-/// the same variant and weights): a search of a few thousand nodes
-/// (self-play) spent 5% of its time allocating and freeing them.
-#[derive(Default)]
-struct Buffers {
-    lists: Vec<MoveList>,
-    order: Vec<Vec<i32>>,
-    /// Moves put off at each ply (index in the ordered list, move).
-    deferred: Vec<Vec<(usize, Move)>>,
-    pv: Vec<Vec<Move>>,
-    killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
-    /// The move being searched at each ply (the root's at 0).
-    played: Vec<Move>,
-    /// The quiet move that last cut after a move, by that move's history
-    /// index (the technique `countermove`).
-    countermoves: Vec<Move>,
-    /// The static score of the node at each ply of the current line, where
-    /// the technique `improving` worked it out ([`NO_EVAL`] elsewhere).
-    evals: Vec<i32>,
-    /// Static scores by the low bits of the position's key: the key's
-    /// other bits above, the score (as `i16`) in the low 16 (0: empty).
-    /// A static score depends only on the variant, the position and the
-    /// evaluator, so the cache outlives a search and is emptied only for
-    /// another variant or evaluator.
-    eval_cache: Vec<u64>,
-    /// The variant and the evaluator whose scores `eval_cache` and
-    /// `accumulators` hold (the evaluator held, so that no other can come
-    /// to the same address).
-    eval_cache_owner: Option<(VariantKind, Evaluator)>,
-    /// The network's layer 1 kept for each ply (empty without a network).
-    accumulators: Accumulators,
-    /// Late-move reductions by [depth][move index], and the techniques'
-    /// base and divisor they were worked out for.
-    reductions: Vec<[i32; 64]>,
-    reductions_for: Option<(u32, u32)>,
-}
-
-impl Buffers {
-    /// Fresh buffers.
-    fn new() -> Buffers {
-        Buffers {
-            lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
-            order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
-            deferred: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
-            pv: (0..MAX_PLY + 2)
-                .map(|_| Vec::with_capacity(MAX_PLY))
-                .collect(),
-            killers: vec![[Move::default(); 2]; MAX_PLY + 1],
-            history: vec![0; 64 * 64],
-            played: vec![Move::default(); MAX_PLY + 1],
-            countermoves: vec![Move::default(); 64 * 64],
-            evals: vec![NO_EVAL; MAX_PLY + 1],
-            eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
-            eval_cache_owner: None,
-            accumulators: Accumulators::default(),
-            reductions: vec![[0; 64]; 64],
-            reductions_for: None,
-        }
-    }
-
-    /// Whether the cache of static scores holds those of `kind` with
-    /// `evaluator`.
-    fn holds_scores_of(&self, kind: VariantKind, evaluator: &Evaluator) -> bool {
-        self.eval_cache_owner
-            .as_ref()
-            .is_some_and(|(k, e)| *k == kind && e.is_same(evaluator))
-    }
-
-    /// Used buffers made as good as fresh ones: every list empty, the
-    /// killers and the history zero, so that a search never depends on the
-    /// one before it.
-    fn reset(mut self) -> Buffers {
-        self.lists.iter_mut().for_each(MoveList::clear);
-        self.order.iter_mut().for_each(Vec::clear);
-        self.deferred.iter_mut().for_each(Vec::clear);
-        self.pv.iter_mut().for_each(Vec::clear);
-        self.killers.fill([Move::default(); 2]);
-        self.history.fill(0);
-        self.played.fill(Move::default());
-        self.countermoves.fill(Move::default());
-        self.evals.fill(NO_EVAL);
-        self
-    }
-}
-
-/// The most spare buffers the pool keeps (each under 1 MiB): more than
-/// the workers that search at once in any use of the engine.
-const MAX_SPARES: usize = 64;
-
-/// Buffers of finished workers, for the next ones. One pool for the
-/// process rather than one spare a thread: Hub play starts every search on
-/// a new thread, which would otherwise allocate its buffers afresh and
-/// begin with an empty cache of static scores at every move.
-static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
-
-/// Spare buffers from the pool, those that hold static scores of `kind`
-/// with `evaluator` if any do, or fresh ones.
-fn take_spare(kind: VariantKind, evaluator: &Evaluator) -> Buffers {
-    let mut spares = SPARE.lock();
-    let same = spares
-        .iter()
-        .rposition(|b| b.holds_scores_of(kind, evaluator));
-    let taken = match same {
-        Some(i) => Some(spares.swap_remove(i)),
-        None => spares.pop(),
-    };
-    drop(spares);
-    taken.map_or_else(Buffers::new, Buffers::reset)
-}
-
-impl<R: Rules> Drop for Worker<'_, R> {
-    fn drop(&mut self) {
-        let buffers = std::mem::take(&mut self.buf);
-        let mut spares = SPARE.lock();
-        if spares.len() < MAX_SPARES {
-            spares.push(buffers);
-        }
-    }
-}
-
 impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
         let evaluator = &setup.resources.evaluator;
@@ -271,62 +152,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             seldepth: 0,
             stopped: false,
         }
-    }
-
-    /// The slot of the cache of static scores that holds the position with
-    /// `key`.
-    #[inline(always)]
-    fn eval_slot(key: u64) -> usize {
-        (key & ((1 << EVAL_CACHE_BITS) - 1)) as usize
-    }
-
-    /// Asks for the cache line of the static score of the position with
-    /// `key`, which the search of a child made now is about to read.
-    #[inline(always)]
-    fn prefetch_static_score(&self, key: u64) {
-        prefetch_line(&self.buf.eval_cache[Self::eval_slot(key)] as *const u64 as *const i8);
-    }
-
-    /// The static evaluation of `pos`, the node at `ply`, from the side to
-    /// move's view.
-    #[inline(always)]
-    fn evaluate(&mut self, pos: &Position<R>, ply: usize) -> i32 {
-        let key = pos.key();
-        let slot = &mut self.buf.eval_cache[Self::eval_slot(key)];
-        if *slot != 0 && (*slot ^ key) >> 16 == 0 {
-            return *slot as u16 as i16 as i32;
-        }
-        let score = self.evaluator.score(pos, &mut self.buf.accumulators, ply);
-        if let Ok(small) = i16::try_from(score) {
-            *slot = (key & !0xFFFF) | small as u16 as u64;
-        }
-        score
-    }
-
-    /// The score of a position within the endgame tables, as a mate score
-    /// at its exact distance (`None` outside them). A win or loss longer
-    /// than the plies the draw clocks leave may still be a draw (the count
-    /// ends the game first) or not (a capture on the way restarts the
-    /// count), so the side the search plays assumes the worse: such a win of
-    /// its own scores a draw, such a win of its opponent's a loss
-    /// ([`DrawClocks::plies_for_a_win`] says which counts hold).
-    #[inline]
-    fn egdb_score(&self, pos: &Position<R>, ply: usize, clocks: &DrawClocks) -> Option<i32> {
-        let value = self.egdb.as_ref()?.probe(pos)?;
-        let left = clocks.plies_for_a_win(pos, &self.draw);
-        let certain = |d: u32| left.is_none_or(|left| d <= left);
-        // Who is assumed to win a game the count may cut short (no one
-        // once a rule draws it now).
-        let ours = pos.side_to_move() == self.root.side_to_move();
-        let (assume_win, assume_loss) = match left {
-            Some(0) => (false, false),
-            _ => (!ours, ours),
-        };
-        Some(match value {
-            Value::Win(d) if certain(d) || assume_win => MATE - (ply as i32 + d as i32),
-            Value::Loss(d) if certain(d) || assume_loss => -MATE + ply as i32 + d as i32,
-            _ => self.draw_score(pos),
-        })
     }
 
     /// Counts a node; every `CHECK_EVERY` nodes publishes the count and
@@ -887,51 +712,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
-    /// A score of at least `beta` for `pos` read from its children's table
-    /// entries: a child's entry searched to `depth - 1` or deeper whose
-    /// upper bound (or exact score) is at most `-beta` refutes the node (a
-    /// child that repeats an earlier position of the line is skipped: the
-    /// table does not know the line).
-    #[allow(clippy::too_many_arguments)]
-    fn child_table_cut(
-        &mut self,
-        pos: &Position<R>,
-        must_capture: bool,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        clocks: DrawClocks,
-    ) -> Option<i32> {
-        let mut list = std::mem::take(&mut self.buf.lists[ply]);
-        if must_capture {
-            generate_captures(pos, &mut list);
-        } else {
-            generate_quiet(pos, &mut list);
-        }
-        let mut cut = None;
-        for &mv in list.iter() {
-            let child = pos.play(mv);
-            let child_clocks = clocks.after(pos, mv, &child);
-            let key = table_key(&child, child_clocks.plies_until_draw(&self.draw));
-            let Some(e) = self.shared.table.probe(key) else {
-                continue;
-            };
-            if e.depth < depth - 1 || e.bound == Bound::Lower {
-                continue;
-            }
-            let score = -from_table(e.score, ply + 1);
-            if score >= beta
-                && score.abs() < MATE_BOUND
-                && !self.is_repetition(child.key(), child_clocks.reversible_plies())
-            {
-                cut = Some(score);
-                break;
-            }
-        }
-        self.buf.lists[ply] = list;
-        cut
-    }
-
     /// Whether every move of `pos` but `mv` fails low against `bound` in a
     /// null-window search four plies shallower: `mv` is then the only good
     /// move (Scan's singular test, at PV nodes only: a few a search).
@@ -971,45 +751,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         true
     }
-
-    /// Stores a node's result: its bound follows from the window it was
-    /// searched with.
-    fn store(
-        &self,
-        key: u64,
-        best: i32,
-        (alpha, beta): (i32, i32),
-        ply: usize,
-        depth: i32,
-        best_move: Option<Move>,
-    ) {
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let hint = best_move.map(MoveHint::of).unwrap_or_default();
-        self.shared
-            .table
-            .store(key, to_table(best, ply), depth, bound, hint);
-    }
-}
-
-/// Plies to a rule draw within which the draw clocks enter the table key.
-const CLOCK_HORIZON: u32 = 64;
-
-/// The table key of `pos` whose draw clocks leave `plies_until_draw`: the
-/// position's own key, salted with a value that differs for every distance
-/// to a rule draw near enough to change the result.
-#[inline(always)]
-fn table_key<R: Rules>(pos: &Position<R>, plies_until_draw: Option<u32>) -> u64 {
-    let salt = match plies_until_draw {
-        Some(n) if n <= CLOCK_HORIZON => (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        _ => 0,
-    };
-    pos.key() ^ salt
 }
 
 /// Moves searched at a calm non-PV node of this depth before the rest are
@@ -1020,24 +761,6 @@ fn late_move_limit(depth: i32, scale: u32) -> usize {
         3 + (depth * depth) as usize * scale as usize / 100
     } else {
         usize::MAX
-    }
-}
-
-/// Late-move reductions by [depth][move index] for the techniques' base and
-/// divisor (hundredths): base + ln(depth) ln(move index) / divisor, growing
-/// with the logarithms of the depth and of the move's place in the
-/// ordering (none with divisor 0).
-fn fill_reductions(table: &mut [[i32; 64]], base: u32, divisor: u32) {
-    for (depth, row) in table.iter_mut().enumerate() {
-        for (i, r) in row.iter_mut().enumerate() {
-            *r = if depth == 0 || i == 0 || divisor == 0 {
-                0
-            } else {
-                let d = (depth as f64).ln();
-                let m = (i as f64).ln();
-                (f64::from(base) / 100.0 + d * m * 100.0 / f64::from(divisor)) as i32
-            };
-        }
     }
 }
 
@@ -1066,74 +789,4 @@ fn threatens<R: Rules>(child: &Position<R>) -> bool {
 fn lost_already<R: Rules>(pos: &Position<R>) -> bool {
     (R::GOAL == Goal::FirstKing && pos.kings(pos.side_to_move().opponent()) != 0)
         || pos.lone_piece_loser() == Some(pos.side_to_move())
-}
-
-/// The score of a table entry when its bound settles the node for the
-/// window `alpha..beta`.
-#[inline(always)]
-fn cutoff(entry: super::tt::Entry, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-    let score = from_table(entry.score, ply);
-    let settles = match entry.bound {
-        Bound::Exact => true,
-        Bound::Lower => score >= beta,
-        Bound::Upper => score <= alpha,
-    };
-    settles.then_some(score)
-}
-
-/// A score as stored: mate scores counted from this node, not the root.
-#[inline(always)]
-fn to_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score + ply as i32
-    } else if score < -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-/// A stored score read back at `ply`.
-#[inline(always)]
-fn from_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score - ply as i32
-    } else if score < -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mate_scores_round_trip_through_the_table() {
-        for ply in [0usize, 1, 7, 60] {
-            for score in [MATE - 10 - ply as i32, -MATE + 12 + ply as i32, 0, 150, -3] {
-                assert_eq!(from_table(to_table(score, ply), ply), score);
-            }
-        }
-        // A win in 3 found at ply 5 is a win in 8 from the root, and a win
-        // in 3 from a node found at ply 2 later.
-        let stored = to_table(MATE - 8, 5);
-        assert_eq!(stored, MATE - 3);
-        assert_eq!(from_table(stored, 2), MATE - 5);
-    }
-
-    #[test]
-    fn reductions_follow_base_and_divisor() {
-        let mut table = vec![[0; 64]; 64];
-        fill_reductions(&mut table, 75, 150);
-        // 0.75 + ln 10 ln 10 / 1.5 = 4.28; 0.75 + ln 3 ln 2 / 1.5 = 1.26.
-        assert_eq!((table[10][10], table[3][2], table[1][40]), (4, 1, 0));
-        assert_eq!((table[0][5], table[5][0]), (0, 0));
-        // More base, a smaller divisor: more reduction.
-        fill_reductions(&mut table, 125, 100);
-        assert_eq!(table[10][10], 6);
-        fill_reductions(&mut table, 75, 0);
-        assert!(table.iter().flatten().all(|&r| r == 0));
-    }
 }
