@@ -287,6 +287,8 @@ fn check_output(flag: &str, path: &Path) -> Result<(), String> {
 struct GameFiles<'a> {
     args: &'a AnalyseArgs,
     units: &'a [Unit],
+    /// How many positions each game has, by its source.
+    positions: HashMap<Source, usize>,
     /// The records of each game by its source.
     kept: HashMap<Source, Vec<Record>>,
     /// Games finished since the files were last written.
@@ -304,6 +306,10 @@ impl<'a> GameFiles<'a> {
         GameFiles {
             args,
             units,
+            positions: units
+                .iter()
+                .map(|u| (u.source, u.game.positions()))
+                .collect(),
             kept: HashMap::new(),
             unwritten: 0,
             written: 0,
@@ -324,12 +330,7 @@ impl<'a> GameFiles<'a> {
         let source = record.source;
         let records = self.kept.entry(source).or_default();
         records.push(record);
-        let count = records.len();
-        let finished = self
-            .units
-            .iter()
-            .any(|u| u.source == source && u.game.positions() == count);
-        if finished {
+        if self.positions.get(&source) == Some(&records.len()) {
             self.unwritten += 1;
             if self.last.elapsed() >= REWRITE_EVERY {
                 self.write()?;
