@@ -39,15 +39,19 @@ pub struct ServeArgs {
 
 /// Runs `tempo serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
-    if let Some(path) = &args.eval_file {
-        crate::search::resources::eval_file_variant(path)
-            .map_err(|e| format!("--eval-file {}: {e}", path.display()))?;
-    }
+    let eval_file = match &args.eval_file {
+        Some(path) => Some((
+            crate::search::resources::eval_file_variant(path)
+                .map_err(|e| format!("--eval-file {}: {e}", path.display()))?,
+            path.clone(),
+        )),
+        None => None,
+    };
     let settings = ServeSettings {
         threads: usize::from(args.threads),
         hash_mib: args.hash as usize,
         max_searches: usize::from(args.max_searches),
-        eval_file: args.eval_file.clone(),
+        eval_file,
     };
     let server = Server::bind(SocketAddr::new(args.address, args.port), settings)?;
     let address = server.address()?;

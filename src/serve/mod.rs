@@ -23,6 +23,8 @@ use std::sync::Arc;
 
 use http::{Query, Reply};
 
+use crate::rules::VariantKind;
+
 /// How the server runs its searches.
 #[derive(Clone, Debug)]
 pub struct ServeSettings {
@@ -32,8 +34,10 @@ pub struct ServeSettings {
     pub hash_mib: usize,
     /// Searches running at once, across tabs; more are refused.
     pub max_searches: usize,
-    /// A weights or network file for International, if not the built-in one.
-    pub eval_file: Option<PathBuf>,
+    /// A weights or network file and the variant it is for (read once,
+    /// when the server starts); the other variants use their built-in
+    /// evaluation.
+    pub eval_file: Option<(VariantKind, PathBuf)>,
 }
 
 impl Default for ServeSettings {

@@ -19,7 +19,7 @@ use crate::engine::{EngineEvent, EngineHost, GoMode, Limits, Score, SearchInfo};
 use crate::referee::Game;
 use crate::rules::notation::{find_move, squares_of, to_fen, MoveSquares};
 use crate::rules::{Position, Rules};
-use crate::search::resources::{eval_file_variant, EvalSource, ResourceSettings};
+use crate::search::resources::{EvalSource, ResourceSettings};
 
 /// The longest an analysis runs without being asked again.
 const MAX_ANALYSIS: Duration = Duration::from_secs(3600);
@@ -66,8 +66,8 @@ fn engine_for<R: Rules>(
 
 /// The server's evaluation file, if it is one of variant `R`.
 fn own_eval_file<R: Rules>(shared: &Shared) -> Option<&std::path::Path> {
-    let path = shared.settings.eval_file.as_deref()?;
-    (eval_file_variant(path).ok() == Some(R::KIND)).then_some(path)
+    let (kind, path) = shared.settings.eval_file.as_ref()?;
+    (*kind == R::KIND).then_some(path.as_path())
 }
 
 /// A score as the page shows it: `text` from the side to move's view
