@@ -200,3 +200,68 @@ fn train_network_writes_a_file_the_bench_searches_with() {
         assert!(!ok && stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_built_in_evaluation_of_international_adds_the_shipped_network() {
+    use tempo::eval::network::{builtin_network, network_checksum};
+    use tempo::rules::International;
+    // International ships a network fitted on its built-in patterns; the
+    // other variants ship none.
+    let network = builtin_network(VariantKind::International).expect("a network ships");
+    assert_eq!(network.variant, VariantKind::International);
+    assert_eq!(
+        network.base,
+        network_checksum(&builtin(VariantKind::International))
+    );
+    assert!(builtin_network(VariantKind::Brazilian).is_none());
+
+    // The default settings search with it; `BuiltinPatterns` without it.
+    let load = |eval: EvalSource| {
+        SearchResources::<International>::load(&ResourceSettings {
+            eval,
+            ..ResourceSettings::default()
+        })
+        .unwrap()
+        .evaluator
+    };
+    let with = load(EvalSource::Builtin);
+    let without = load(EvalSource::BuiltinPatterns);
+    assert!(with.network().is_some());
+    assert!(without.network().is_none());
+    assert!(SearchResources::<International>::builtin()
+        .evaluator
+        .network()
+        .is_some());
+    let pos = parse_fen::<International>(
+        "W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23",
+    )
+    .unwrap();
+    assert_eq!(
+        with.score_afresh(&pos),
+        without.score_afresh(&pos) + network.score(&pos)
+    );
+    assert_ne!(network.score(&pos), 0);
+    let brazilian = SearchResources::<Brazilian>::load(&ResourceSettings::default()).unwrap();
+    assert!(brazilian.evaluator.network().is_none());
+
+    // The Hub parameter turns it off and on; a bad value is refused.
+    let mut engine = EngineHost::new();
+    let param = |engine: &EngineHost| {
+        engine
+            .params()
+            .into_iter()
+            .find(|p| p.name == "eval-network")
+            .expect("the parameter is listed")
+            .value
+    };
+    assert_eq!(param(&engine), "true");
+    engine.set_param("eval-network", "false").unwrap();
+    assert_eq!(param(&engine), "false");
+    let err = engine
+        .set_param("eval-network", "maybe")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("eval-network"), "{err}");
+    engine.set_param("eval-network", "true").unwrap();
+    assert_eq!(param(&engine), "true");
+}

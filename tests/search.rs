@@ -11,7 +11,9 @@ use tempo::search::{search, Control, Limits, SearchSetup, MATE, MATE_BOUND};
 
 /// `tempo bench --depth 7` node count; update it (and quote `Bench: N` in
 /// the commit) whenever the search or evaluation changes on purpose.
-const BENCH_DEPTH_7: u64 = 174398;
+const BENCH_DEPTH_7: u64 = 168528;
+/// The same with the built-in patterns alone (`--eval-network false`).
+const PATTERNS_BENCH_DEPTH_7: u64 = 174398;
 
 fn depth_search<R: Rules>(pos: Position<R>, depth: u32) -> tempo::search::SearchResult {
     depth_search_with(pos, depth, |_| {})
@@ -348,6 +350,7 @@ fn bench_args(depth: u32, options: &[&str]) -> BenchArgs {
         hash: 16,
         quiet: true,
         eval_files: Vec::new(),
+        eval_network: true,
         options: options.iter().map(|o| o.to_string()).collect(),
     }
 }
@@ -364,6 +367,15 @@ fn the_bench_node_count_is_the_recorded_one() {
     assert_eq!(
         totals.nodes, BENCH_DEPTH_7,
         "the search's behaviour changed"
+    );
+    let patterns_only = BenchArgs {
+        eval_network: false,
+        ..args
+    };
+    assert_eq!(
+        bench(&patterns_only, &mut |_| {}).unwrap().nodes,
+        PATTERNS_BENCH_DEPTH_7,
+        "the search's behaviour with the patterns alone changed"
     );
 }
 
@@ -435,10 +447,17 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
         hash: 16,
         quiet: true,
         eval_files,
+        eval_network: true,
         options: Vec::new(),
     };
     let nodes = |files| bench(&args(files), &mut |_| {}).unwrap().nodes;
     let built_in = nodes(vec![]);
+    // Without the built-in network: another tree.
+    let patterns_only = BenchArgs {
+        eval_network: false,
+        ..args(vec![])
+    };
+    assert_ne!(bench(&patterns_only, &mut |_| {}).unwrap().nodes, built_in);
     let hand_10 = nodes(vec![zero_10.clone()]);
     let hand_both = nodes(vec![zero_10.clone(), zero_8.clone()]);
     // Other weights search another tree, variant by variant.

@@ -78,6 +78,11 @@ pub struct BenchArgs {
     /// variant.
     #[arg(long = "eval-file", value_name = "PATH")]
     pub eval_files: Vec<PathBuf>,
+    /// Without --eval-file: add the network built in beside the pattern
+    /// weights (International); false: the patterns alone.
+    #[arg(long = "eval-network", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    pub eval_network: bool,
     /// A search technique set for every search, as `NAME=VALUE` (the
     /// engine parameter of that name, e.g. `qs-sacrifices=1`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -124,11 +129,11 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
         techniques.assign(option)?;
     }
     let international = Searches {
-        resources: resources::<International>(international)?,
+        resources: resources::<International>(international, args.eval_network)?,
         techniques,
     };
     let brazilian = Searches {
-        resources: resources::<Brazilian>(brazilian)?,
+        resources: resources::<Brazilian>(brazilian, args.eval_network)?,
         techniques,
     };
     let mut table = Table::new(args.hash as usize);
@@ -142,10 +147,13 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
 }
 
 /// The resources of `R`'s bench searches: the weights of `eval_file`, or
-/// the built-in ones.
-fn resources<R: Rules>(eval_file: Option<PathBuf>) -> Result<SearchResources<R>, String> {
+/// the built-in ones (with the built-in network if `network`).
+fn resources<R: Rules>(
+    eval_file: Option<PathBuf>,
+    network: bool,
+) -> Result<SearchResources<R>, String> {
     let settings = ResourceSettings {
-        eval: eval_file.map_or(EvalSource::Builtin, EvalSource::File),
+        eval: eval_file.map_or(EvalSource::builtin(network), EvalSource::File),
         ..ResourceSettings::default()
     };
     SearchResources::load(&settings).map_err(|e| e.to_string())

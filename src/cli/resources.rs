@@ -13,10 +13,15 @@ use crate::search::resources::{
 /// Where the searches' weights and endgame tables come from.
 #[derive(Clone, Debug, Args)]
 pub struct ResourceArgs {
-    /// Pattern weights written by `tempo train` [default: the built-in
-    /// weights of the variant].
+    /// Pattern weights or a network written by `tempo train` [default:
+    /// the built-in evaluation of the variant].
     #[arg(long = "eval-file", value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
+    /// Without --eval-file: add the network built in beside the pattern
+    /// weights (International); false: the patterns alone.
+    #[arg(long = "eval-network", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    pub eval_network: bool,
     /// A directory of endgame tables built by `tempo egdb build` [default:
     /// none].
     #[arg(long = "egdb-path", value_name = "DIR")]
@@ -40,7 +45,7 @@ impl ResourceArgs {
             eval: self
                 .eval_file
                 .clone()
-                .map_or(EvalSource::Builtin, EvalSource::File),
+                .map_or(EvalSource::builtin(self.eval_network), EvalSource::File),
             egdb_path: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
             builtin_egdb: self.egdb_builtin,

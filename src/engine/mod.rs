@@ -136,6 +136,9 @@ pub struct EngineHost {
     /// Whether to build the small tables of a 32-square variant in memory
     /// when `egdb_path` gives none (`search::resources::builtin_egdb`).
     builtin_egdb: bool,
+    /// Whether a variant without a weights file of the user's adds the
+    /// network built in beside its patterns (where one ships).
+    builtin_network: bool,
     /// What the last load of resources said (the endgame tables loaded, or
     /// why none were), sent once before the next search.
     note: Option<String>,
@@ -173,6 +176,7 @@ impl EngineHost {
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
             builtin_egdb: true,
+            builtin_network: true,
             note: None,
             random: SplitMix64(
                 SystemTime::now()
@@ -236,7 +240,7 @@ impl EngineHost {
             eval: files
                 .iter()
                 .find(|(k, _)| *k == kind)
-                .map_or(EvalSource::Builtin, |(_, path)| {
+                .map_or(EvalSource::builtin(self.builtin_network), |(_, path)| {
                     EvalSource::File(path.clone())
                 }),
             egdb_path: (!self.egdb_path.is_empty()).then(|| PathBuf::from(&self.egdb_path)),

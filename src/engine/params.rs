@@ -82,8 +82,14 @@ impl EngineHost {
                 name: "eval-file".to_string(),
                 kind: ParamKind::String,
                 value: self.eval_file(),
-                help: "pattern weights of this variant (tempo train); empty = the built-in ones"
+                help: "pattern weights or a network of this variant (tempo train); empty = the built-in ones"
                     .to_string(),
+            },
+            Param {
+                name: "eval-network".to_string(),
+                kind: ParamKind::Bool,
+                value: self.builtin_network.to_string(),
+                help: "with eval-file empty: add the network built in beside the patterns (International); false = the patterns alone".to_string(),
             },
             Param {
                 name: "egdb-path".to_string(),
@@ -207,6 +213,13 @@ impl EngineHost {
             "level" => self.options.level = number(1, MAX_LEVEL as usize)? as u32,
             "elo" => self.options.level = level_for_elo(number(0, MAX_ELO)? as u32),
             "book" => self.options.book = boolean()?,
+            "eval-network" => {
+                let on = boolean()?;
+                if on != self.builtin_network {
+                    self.builtin_network = on;
+                    self.reload_resources();
+                }
+            }
             "egdb-builtin" => {
                 let on = boolean()?;
                 if on != self.builtin_egdb {

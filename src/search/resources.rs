@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::egdb::{build_in_memory, Egdb};
-use crate::eval::network::{read_network, NETWORK_MAGIC};
+use crate::eval::network::{builtin_network, read_network, NETWORK_MAGIC};
 use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::{weights_file, Evaluator};
 use crate::rules::draw::SolvedDraws;
@@ -39,15 +39,29 @@ pub const BUILTIN_EGDB_PIECES: u32 = 4;
 /// What the evaluation adds to its hand terms.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalSource {
-    /// The pattern weights built into the binary for the variant.
+    /// The pattern weights built into the binary for the variant, and the
+    /// network built in beside them where one ships (International).
     #[default]
     Builtin,
+    /// The built-in pattern weights alone, without the built-in network.
+    BuiltinPatterns,
     /// A file written by `tempo train`: pattern weights, or a network
     /// (`--network`) fitted on top of the built-in weights, told apart
     /// by the file's first bytes.
     File(PathBuf),
     /// No patterns: the hand-written terms alone.
     HandTermsOnly,
+}
+
+impl EvalSource {
+    /// The built-in evaluation, with its network (`network`) or without.
+    pub fn builtin(network: bool) -> EvalSource {
+        if network {
+            EvalSource::Builtin
+        } else {
+            EvalSource::BuiltinPatterns
+        }
+    }
 }
 
 /// Where a search's resources come from, as a user gives them.
@@ -124,10 +138,11 @@ impl<R: Rules> Default for SearchResources<R> {
 }
 
 impl<R: Rules> SearchResources<R> {
-    /// The built-in weights of `R` and no endgame tables.
+    /// The built-in evaluation of `R` (patterns, and the network where
+    /// one ships) and no endgame tables.
     pub fn builtin() -> SearchResources<R> {
         SearchResources {
-            evaluator: Evaluator::of_patterns(weights_file::builtin(R::KIND)),
+            evaluator: builtin_evaluator(R::KIND),
             egdb: None,
         }
     }
@@ -203,7 +218,8 @@ impl<R: Rules> SearchResources<R> {
 /// The evaluator `source` names for variant `kind`.
 pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluator, ResourceError> {
     let patterns = match source {
-        EvalSource::Builtin => weights_file::builtin(kind),
+        EvalSource::Builtin => return Ok(builtin_evaluator(kind)),
+        EvalSource::BuiltinPatterns => weights_file::builtin(kind),
         EvalSource::File(path) if is_network_file(path) => {
             let network = read_network(path).map_err(|e| ResourceError::Eval(e.to_string()))?;
             return Evaluator::with_network(kind, weights_file::builtin(kind), Arc::new(network))
@@ -219,6 +235,17 @@ pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluato
         }
     };
     Ok(Evaluator::of_patterns(patterns))
+}
+
+/// The evaluation built into the binary for `kind`: the pattern weights,
+/// and the network where one ships.
+pub fn builtin_evaluator(kind: VariantKind) -> Evaluator {
+    let patterns = weights_file::builtin(kind);
+    match builtin_network(kind) {
+        Some(network) => Evaluator::with_network(kind, Arc::clone(&patterns), network)
+            .unwrap_or_else(|why| panic!("the built-in {kind} network: {why}")),
+        None => Evaluator::of_patterns(patterns),
+    }
 }
 
 /// The variant whose evaluation the file at `path` holds: pattern

@@ -12,6 +12,7 @@ fn search(c: &mut Criterion) {
         hash: 16,
         quiet: true,
         eval_files: Vec::new(),
+        eval_network: true,
         options: Vec::new(),
     };
     let nodes = bench(&args, &mut |_| {}).expect("the bench runs").nodes;

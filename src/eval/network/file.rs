@@ -20,6 +20,9 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
+
+use once_cell::sync::Lazy;
 
 use super::{Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::Patterns;
@@ -202,4 +205,35 @@ pub fn read_network(path: &Path) -> Result<Network, NetworkError> {
 pub fn write_network(net: &Network, path: &Path) -> Result<(), NetworkError> {
     let io = |e: std::io::Error| NetworkError::Io(format!("cannot write {}: {e}", path.display()));
     crate::files::replace(path, &encode(net)).map_err(io)
+}
+
+/// The network built into the binary for `kind`, if one ships (it is
+/// added to the built-in pattern weights unless a search is told
+/// otherwise: `ResourceSettings::builtin_network`).
+pub fn builtin_network(kind: VariantKind) -> Option<Arc<Network>> {
+    static SHIPPED: Lazy<Vec<Option<Arc<Network>>>> = Lazy::new(|| {
+        VariantKind::ALL
+            .iter()
+            .map(|&kind| {
+                shipped_bytes(kind).map(|bytes| {
+                    match decode(bytes, &format!("the built-in {kind} network")) {
+                        Ok(net) => Arc::new(net),
+                        Err(e) => panic!("{e}"),
+                    }
+                })
+            })
+            .collect()
+    });
+    SHIPPED[kind.index()].clone()
+}
+
+/// The network file shipped for `kind`, if one was trained: 128-16, fitted
+/// by `tempo train --network --hidden 128 --dense 16 --epochs 8 --lambda
+/// 0.7 --lr 0.001 --lr-end 0.0001` on 80,848 self-play games of
+/// generation 13 (see RESULTS, "Network evaluation").
+fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
+    match kind {
+        VariantKind::International => Some(include_bytes!("../weights/international.tnn")),
+        _ => None,
+    }
 }

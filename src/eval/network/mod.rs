@@ -26,7 +26,9 @@ mod accumulator;
 mod file;
 
 pub use accumulator::Accumulators;
-pub use file::{network_checksum, read_network, write_network, NetworkError, NETWORK_MAGIC};
+pub use file::{
+    builtin_network, network_checksum, read_network, write_network, NetworkError, NETWORK_MAGIC,
+};
 
 use crate::rules::{Position, Rules, Side, VariantKind};
 
