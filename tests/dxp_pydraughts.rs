@@ -4,14 +4,13 @@
 //! sends must be legal for pydraughts, and tempo's PDN log must hold the
 //! same moves.
 //!
-//! The interpreter is `$TEMPO_PYTHON` if set (it must have pydraughts);
-//! otherwise a virtualenv made under `target/pyenv-dxp` with
-//! `python3 -m venv` and `pip install pydraughts` (needs the package index
-//! the first time).
+//! The interpreter is that of the other pydraughts tests
+//! (`common/python.rs`): `$TEMPO_PYTHON`, or the virtualenv `target/pyenv`
+//! with the pinned pydraughts (needs the package index the first time).
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TEMPO: &str = env!("CARGO_BIN_EXE_tempo");
@@ -28,56 +27,14 @@ impl Drop for Guard {
     }
 }
 
-fn run(cmd: &mut Command) -> Result<Output, String> {
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if out.status.success() {
-        Ok(out)
-    } else {
-        Err(format!(
-            "{cmd:?} failed ({}): {}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
-
-/// A Python interpreter that can import pydraughts.
-fn python() -> Result<PathBuf, String> {
-    if let Some(p) = std::env::var_os("TEMPO_PYTHON") {
-        let p = PathBuf::from(p);
-        run(Command::new(&p).args(["-c", "import draughts"]))
-            .map_err(|e| format!("TEMPO_PYTHON has no pydraughts: {e}"))?;
-        return Ok(p);
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv-dxp");
-    let py = venv.join("bin/python");
-    if run(Command::new(&py).args(["-c", "import draughts"])).is_ok() {
-        return Ok(py);
-    }
-    run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
-    run(Command::new(&py).args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "pydraughts",
-    ]))?;
-    run(Command::new(&py).args(["-c", "import draughts"]))?;
-    Ok(py)
-}
+#[path = "common/python.rs"]
+mod python;
 
 #[test]
 fn pydraughts_plays_a_game_against_tempo_dxp_listen() {
-    let python = python().unwrap_or_else(|e| {
-        panic!(
-            "cannot set up pydraughts for the DXP test: {e}\n\
-             set TEMPO_PYTHON to a Python that has pydraughts installed"
-        )
-    });
+    let Some(python) = python::python_for("the DXP game against pydraughts' client") else {
+        return;
+    };
     let started = Instant::now();
     let pdn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dxp-pydraughts.pdn");
     let _ = std::fs::remove_file(&pdn);
