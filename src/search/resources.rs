@@ -238,14 +238,21 @@ pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluato
 }
 
 /// The evaluation built into the binary for `kind`: the pattern weights,
-/// and the network where one ships.
+/// and the network where one ships (put together once per process: the
+/// check that the network was fitted on these patterns reads them all).
 pub fn builtin_evaluator(kind: VariantKind) -> Evaluator {
-    let patterns = weights_file::builtin(kind);
-    match builtin_network(kind) {
-        Some(network) => Evaluator::with_network(kind, Arc::clone(&patterns), network)
-            .unwrap_or_else(|why| panic!("the built-in {kind} network: {why}")),
-        None => Evaluator::of_patterns(patterns),
-    }
+    static BUILT: [OnceLock<Evaluator>; VariantKind::ALL.len()] =
+        [const { OnceLock::new() }; VariantKind::ALL.len()];
+    BUILT[kind.index()]
+        .get_or_init(|| {
+            let patterns = weights_file::builtin(kind);
+            match builtin_network(kind) {
+                Some(network) => Evaluator::with_network(kind, Arc::clone(&patterns), network)
+                    .unwrap_or_else(|why| panic!("the built-in {kind} network: {why}")),
+                None => Evaluator::of_patterns(patterns),
+            }
+        })
+        .clone()
 }
 
 /// The variant whose evaluation the file at `path` holds: pattern

@@ -209,7 +209,7 @@ pub fn write_network(net: &Network, path: &Path) -> Result<(), NetworkError> {
 
 /// The network built into the binary for `kind`, if one ships (it is
 /// added to the built-in pattern weights unless a search is told
-/// otherwise: `ResourceSettings::builtin_network`).
+/// otherwise: `EvalSource::BuiltinPatterns`).
 pub fn builtin_network(kind: VariantKind) -> Option<Arc<Network>> {
     static SHIPPED: Lazy<Vec<Option<Arc<Network>>>> = Lazy::new(|| {
         VariantKind::ALL
