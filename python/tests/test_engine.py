@@ -212,16 +212,25 @@ def test_a_fresh_engine_spends_its_movetime_searching():
 
 
 def test_a_weights_file():
-    """The shipped weights as a file give the very search of the built-in
-    ones (one thread, fresh tables: the node count is deterministic); a
-    file of another variant is refused."""
+    """The shipped files give the very search of the built-in evaluation
+    (one thread, fresh tables: the node count is deterministic): the
+    network file that of the default, the pattern file that of
+    `eval-network` off; a file of another variant is refused."""
     weights = ROOT / "src" / "eval" / "weights"
-    builtin = tempo.Engine(hash=8).search(tempo.Board(), depth=7)
+
+    def searched(engine):
+        result = engine.search(tempo.Board(), depth=7)
+        return (result.nodes, result.best, result.score)
+
+    builtin = searched(tempo.Engine(hash=8))
+    assert searched(tempo.Engine(hash=8, weights=weights / "international.tnn")) == builtin
+    patterns_only = tempo.Engine(hash=8)
+    patterns_only.set_option("eval-network", False)
+    plain = searched(patterns_only)
+    assert plain[0] != builtin[0]
     engine = tempo.Engine(hash=8, weights=weights / "international.tpw")
     assert dict(engine.options)["eval-file"].endswith("international.tpw")
-    from_file = engine.search(tempo.Board(), depth=7)
-    assert (from_file.nodes, from_file.best, from_file.score) == (
-        builtin.nodes, builtin.best, builtin.score)
+    assert searched(engine) == plain
     with pytest.raises(ValueError, match="eval-file"):
         tempo.Engine(weights=weights / "brazilian.tpw")
     records = tempo.analyse_pdn("1. 32-28 *", depth=3, weights=weights / "international.tpw")
