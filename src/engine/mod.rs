@@ -219,7 +219,7 @@ impl EngineHost {
             Err(why) => {
                 self.eval_files.retain(|(k, _)| *k != kind);
                 let builtin = ResourceSettings {
-                    eval: EvalSource::Builtin,
+                    eval: EvalSource::builtin(self.builtin_network),
                     ..settings
                 };
                 let note = self.game.load_resources(&builtin).unwrap_or(None);
