@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{no_move_score, NodeKind, Worker};
+use super::{no_move_score, Node, NodeKind, Worker};
 use crate::rules::{Move, Rules};
 use crate::search::{Iteration, SearchResult, SearchSetup, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
@@ -248,22 +248,18 @@ impl<R: Rules> Worker<'_, R> {
             self.buf.played[0] = mv;
             let child = root.play(mv);
             let clocks = self.root_clocks.after(&root, mv, &child);
+            let node = Node {
+                pos: &child,
+                ply: 1,
+                clocks,
+            };
             let mut score;
             if i == line {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, NodeKind::Pv);
+                score = -self.negamax(node, depth - 1, -beta, -alpha, NodeKind::Pv);
             } else {
-                score = -self.negamax(
-                    &child,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    clocks,
-                    NodeKind::Cut,
-                );
+                score = -self.negamax(node, depth - 1, -alpha - 1, -alpha, NodeKind::Cut);
                 if score > alpha && score < beta && !self.stopped {
-                    score =
-                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, clocks, NodeKind::Pv);
+                    score = -self.negamax(node, depth - 1, -beta, -alpha, NodeKind::Pv);
                 }
             }
             if self.stopped {

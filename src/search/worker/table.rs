@@ -2,8 +2,7 @@
 //! keys salted by the distance to a rule draw, mate scores counted from
 //! the node, and the bounds that settle a node.
 
-use super::Worker;
-use crate::rules::draw::DrawClocks;
+use super::{Node, Worker};
 use crate::rules::movegen::{generate_captures, generate_quiet};
 use crate::rules::{Move, Position, Rules};
 use crate::search::tt::{Bound, Entry, MoveHint};
@@ -62,21 +61,19 @@ pub(super) fn from_table(score: i32, ply: usize) -> i32 {
 }
 
 impl<R: Rules> Worker<'_, R> {
-    /// A score of at least `beta` for `pos` read from its children's table
+    /// A score of at least `beta` for `node` read from its children's table
     /// entries: a child's entry searched to `depth - 1` or deeper whose
     /// upper bound (or exact score) is at most `-beta` refutes the node (a
     /// child that repeats an earlier position of the line is skipped: the
     /// table does not know the line).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn child_table_cut(
         &mut self,
-        pos: &Position<R>,
+        node: Node<'_, R>,
         must_capture: bool,
         depth: i32,
         beta: i32,
-        ply: usize,
-        clocks: DrawClocks,
     ) -> Option<i32> {
+        let Node { pos, ply, clocks } = node;
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
         if must_capture {
             generate_captures(pos, &mut list);
