@@ -35,7 +35,7 @@ use crate::eval::weights_file;
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{squares_of, to_fen};
 use crate::rules::random::SplitMix64;
-use crate::rules::{Move, Position, Rules, VariantKind};
+use crate::rules::{Move, PerVariant, Position, Rules, VariantKind};
 use crate::search::resources::{builtin_egdb, EvalSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
@@ -119,16 +119,16 @@ pub struct EngineHost {
     options: Options,
     table: Arc<Table>,
     /// The draw rules of each variant, as the user set them.
-    draw: Vec<(VariantKind, DrawSettings)>,
+    draw: PerVariant<DrawSettings>,
     game: Box<dyn VariantGame>,
     running: Option<Running>,
-    /// Book files set by the user, per variant, with the book read from
-    /// each; a variant not listed uses its shipped book.
-    book_files: Vec<(VariantKind, String, Arc<Book>)>,
-    /// Pattern weights files set by the user, per variant; a variant not
-    /// listed uses its built-in weights. The weights themselves are loaded
-    /// into the game's search resources.
-    eval_files: Vec<(VariantKind, PathBuf)>,
+    /// The book file set by the user for each variant, with the book read
+    /// from it; a variant with none uses its shipped book.
+    book_files: PerVariant<Option<(String, Arc<Book>)>>,
+    /// The weights or network file set by the user for each variant; a
+    /// variant with none uses its built-in evaluation. The evaluation
+    /// itself is loaded into the game's search resources.
+    eval_files: PerVariant<Option<PathBuf>>,
     /// Directory of the endgame tables (empty: none).
     egdb_path: String,
     /// The most pieces of the endgame tables loaded.
@@ -157,10 +157,6 @@ impl EngineHost {
     /// table is allocated at once with the default size.
     pub fn new() -> EngineHost {
         let options = Options::default();
-        let draw: Vec<(VariantKind, DrawSettings)> = VariantKind::ALL
-            .iter()
-            .map(|&k| (k, DrawSettings::for_variant(k)))
-            .collect();
         let host = EngineHost {
             variant: VariantKind::International,
             table: warming(options.hash_mib).unwrap_or_else(|_| Arc::new(Table::new(1))),
@@ -169,10 +165,10 @@ impl EngineHost {
                 VariantKind::International,
                 DrawSettings::for_variant(VariantKind::International),
             ),
-            draw,
+            draw: PerVariant::from_fn(DrawSettings::for_variant),
             running: None,
-            book_files: Vec::new(),
-            eval_files: Vec::new(),
+            book_files: PerVariant::default(),
+            eval_files: PerVariant::default(),
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
             builtin_egdb: true,
@@ -213,11 +209,11 @@ impl EngineHost {
     /// the built-in weights, with a note.
     fn reload_resources(&mut self) {
         let kind = self.variant;
-        let settings = self.resource_settings(&self.eval_files);
+        let settings = self.resource_settings(self.eval_files[kind].as_ref());
         self.note = match self.game.load_resources(&settings) {
             Ok(note) => note,
             Err(why) => {
-                self.eval_files.retain(|(k, _)| *k != kind);
+                self.eval_files[kind] = None;
                 let builtin = ResourceSettings {
                     eval: EvalSource::builtin(self.builtin_network),
                     ..settings
@@ -232,17 +228,13 @@ impl EngineHost {
     }
 
     /// The resource settings of the current variant: its weights file
-    /// among `files` (the built-in weights when it has none) and the
-    /// endgame tables.
-    fn resource_settings(&self, files: &[(VariantKind, PathBuf)]) -> ResourceSettings {
-        let kind = self.variant;
+    /// `file` (the built-in evaluation when it has none) and the endgame
+    /// tables.
+    fn resource_settings(&self, file: Option<&PathBuf>) -> ResourceSettings {
         ResourceSettings {
-            eval: files
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .map_or(EvalSource::builtin(self.builtin_network), |(_, path)| {
-                    EvalSource::File(path.clone())
-                }),
+            eval: file.map_or(EvalSource::builtin(self.builtin_network), |path| {
+                EvalSource::File(path.clone())
+            }),
             egdb_path: (!self.egdb_path.is_empty()).then(|| PathBuf::from(&self.egdb_path)),
             egdb_pieces: self.egdb_pieces,
             builtin_egdb: self.builtin_egdb,
@@ -256,13 +248,7 @@ impl EngineHost {
 
     /// The draw rules in force for the current variant.
     pub fn draw_settings(&self) -> DrawSettings {
-        self.draw
-            .iter()
-            .find(|(k, _)| *k == self.variant)
-            .map_or_else(
-                || DrawSettings::for_variant(self.variant),
-                |(_, s)| s.clone(),
-            )
+        self.draw[self.variant].clone()
     }
 
     /// The current options.
@@ -334,18 +320,16 @@ impl EngineHost {
 
     /// The book file of the current variant (empty: the shipped book).
     fn book_file(&self) -> &str {
-        self.book_files
-            .iter()
-            .find(|(k, _, _)| *k == self.variant)
-            .map_or("", |(_, path, _)| path.as_str())
+        self.book_files[self.variant]
+            .as_ref()
+            .map_or("", |(path, _)| path.as_str())
     }
 
     /// The weights file of the current variant (empty: the built-in weights).
     fn eval_file(&self) -> String {
-        self.eval_files
-            .iter()
-            .find(|(k, _)| *k == self.variant)
-            .map_or(String::new(), |(_, path)| path.display().to_string())
+        self.eval_files[self.variant]
+            .as_ref()
+            .map_or(String::new(), |path| path.display().to_string())
     }
 
     /// The book in use for the current variant, if the book is on.
@@ -353,8 +337,8 @@ impl EngineHost {
         if !self.options.book {
             return None;
         }
-        match self.book_files.iter().find(|(k, _, _)| *k == self.variant) {
-            Some((_, _, book)) => Some(Arc::clone(book)),
+        match &self.book_files[self.variant] {
+            Some((_, book)) => Some(Arc::clone(book)),
             None => book::shipped(self.variant).ok(),
         }
     }

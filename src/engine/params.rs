@@ -231,13 +231,11 @@ impl EngineHost {
                 let path = value.trim();
                 let kind = self.variant;
                 if path.is_empty() {
-                    self.book_files.retain(|(k, _, _)| *k != kind);
+                    self.book_files[kind] = None;
                 } else {
                     let book = book::read_file_for(kind, std::path::Path::new(path))
                         .map_err(|e| bad(&e.to_string()))?;
-                    self.book_files.retain(|(k, _, _)| *k != kind);
-                    self.book_files
-                        .push((kind, path.to_string(), Arc::new(book)));
+                    self.book_files[kind] = Some((path.to_string(), Arc::new(book)));
                 }
             }
             "egdb-path" => {
@@ -255,13 +253,9 @@ impl EngineHost {
             "eval-file" => {
                 let path = value.trim();
                 let kind = self.variant;
-                let mut files = self.eval_files.clone();
-                files.retain(|(k, _)| *k != kind);
-                if !path.is_empty() {
-                    files.push((kind, PathBuf::from(path)));
-                }
+                let file = (!path.is_empty()).then(|| PathBuf::from(path));
                 // A file that cannot be used leaves the weights in use.
-                let settings = self.resource_settings(&files);
+                let settings = self.resource_settings(file.as_ref());
                 if let Some(note) = self
                     .game
                     .load_resources(&settings)
@@ -269,7 +263,7 @@ impl EngineHost {
                 {
                     self.note = Some(note);
                 }
-                self.eval_files = files;
+                self.eval_files[kind] = file;
             }
             _ if TECHNIQUES.iter().any(|t| t.name == name) => {
                 let max = TECHNIQUES
@@ -286,11 +280,7 @@ impl EngineHost {
                 let mut settings = self.draw_settings();
                 draw_params::set(&mut settings, name, value).map_err(|why| bad(&why))?;
                 self.game.set_draw_settings(settings.clone());
-                for (kind, s) in &mut self.draw {
-                    if *kind == self.variant {
-                        *s = settings.clone();
-                    }
-                }
+                self.draw[self.variant] = settings;
             }
             _ => return Err(EngineError::UnknownParam(name.to_string())),
         }

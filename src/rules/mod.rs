@@ -26,5 +26,6 @@ pub use position::{Piece, Position, PositionError, Side};
 pub use square::{Bit, Square};
 pub use variant::{
     Brazilian, Breakthrough, CapturePrecedence, English, Frisian, Frysk, Goal, International,
-    Italian, Killer, KingRunStore, Losing, LosingBrazilian, Rules, Russian, Turkish, VariantKind,
+    Italian, Killer, KingRunStore, Losing, LosingBrazilian, PerVariant, Rules, Russian, Turkish,
+    VariantKind,
 };

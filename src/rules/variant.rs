@@ -132,6 +132,37 @@ impl VariantKind {
     }
 }
 
+/// One value for each variant, looked up by [`VariantKind`] (the engine's
+/// per-variant settings: draw rules, book and weights files).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerVariant<T>([T; VariantKind::ALL.len()]);
+
+impl<T> PerVariant<T> {
+    /// The value `make` gives each variant.
+    pub fn from_fn(mut make: impl FnMut(VariantKind) -> T) -> PerVariant<T> {
+        PerVariant(std::array::from_fn(|i| make(VariantKind::ALL[i])))
+    }
+}
+
+impl<T: Default> Default for PerVariant<T> {
+    fn default() -> Self {
+        PerVariant::from_fn(|_| T::default())
+    }
+}
+
+impl<T> std::ops::Index<VariantKind> for PerVariant<T> {
+    type Output = T;
+    fn index(&self, kind: VariantKind) -> &T {
+        &self.0[kind.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<VariantKind> for PerVariant<T> {
+    fn index_mut(&mut self, kind: VariantKind) -> &mut T {
+        &mut self.0[kind.index()]
+    }
+}
+
 impl std::fmt::Display for VariantKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

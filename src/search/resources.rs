@@ -15,7 +15,9 @@
 use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+
+use once_cell::sync::OnceCell;
 
 use crate::egdb::{build_in_memory, Egdb};
 use crate::eval::network::{builtin_network, read_network, NETWORK_MAGIC};
@@ -241,8 +243,8 @@ pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluato
 /// and the network where one ships (put together once per process: the
 /// check that the network was fitted on these patterns reads them all).
 pub fn builtin_evaluator(kind: VariantKind) -> Evaluator {
-    static BUILT: [OnceLock<Evaluator>; VariantKind::ALL.len()] =
-        [const { OnceLock::new() }; VariantKind::ALL.len()];
+    static BUILT: [OnceCell<Evaluator>; VariantKind::ALL.len()] =
+        [const { OnceCell::new() }; VariantKind::ALL.len()];
     BUILT[kind.index()]
         .get_or_init(|| {
             let patterns = weights_file::builtin(kind);
@@ -289,8 +291,8 @@ fn load_egdb<R: Rules>(dir: &Path, pieces: u32) -> Result<Egdb<R>, ResourceError
 /// engine calls it ahead, off the protocol thread.
 pub fn builtin_egdb<R: Rules>() -> Option<Arc<Egdb<R>>> {
     type Shared = Option<Arc<dyn Any + Send + Sync>>;
-    static TABLES: [OnceLock<Shared>; VariantKind::ALL.len()] =
-        [const { OnceLock::new() }; VariantKind::ALL.len()];
+    static TABLES: [OnceCell<Shared>; VariantKind::ALL.len()] =
+        [const { OnceCell::new() }; VariantKind::ALL.len()];
     let shared = TABLES[R::KIND.index()].get_or_init(|| {
         if <R::Geometry as Geometry>::SQUARES != 32 || Egdb::<R>::supports().is_err() {
             return None;
@@ -313,7 +315,7 @@ pub fn builtin_egdb<R: Rules>() -> Option<Arc<Egdb<R>>> {
 /// it before its workers start; the engine calls it ahead, off the
 /// protocol thread, so that no timed move waits.
 pub fn solved_draws<R: Rules>() -> Arc<SolvedDraws> {
-    static TABLES: [OnceLock<Arc<SolvedDraws>>; VariantKind::ALL.len()] =
-        [const { OnceLock::new() }; VariantKind::ALL.len()];
+    static TABLES: [OnceCell<Arc<SolvedDraws>>; VariantKind::ALL.len()] =
+        [const { OnceCell::new() }; VariantKind::ALL.len()];
     Arc::clone(TABLES[R::KIND.index()].get_or_init(|| Arc::new(SolvedDraws::build::<R>())))
 }

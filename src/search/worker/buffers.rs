@@ -97,14 +97,19 @@ impl Buffers {
     }
 }
 
-/// The most spare buffers the pool keeps (each under 1 MiB): more than
-/// the workers that search at once in any use of the engine.
+/// The most spare buffers the pool keeps (each under 1 MiB): the workers
+/// of a search of up to 64 threads, or of several engines of a process
+/// (Python, tests) at once. A search with more threads allocates its other
+/// workers' buffers afresh, as the first search of a process does.
 const MAX_SPARES: usize = 64;
 
 /// Buffers of finished workers, for the next ones. One pool for the
 /// process rather than one spare a thread: Hub play starts every search on
 /// a new thread, which would otherwise allocate its buffers afresh and
-/// begin with an empty cache of static scores at every move.
+/// begin with an empty cache of static scores at every move. Sharing it
+/// between engines changes no search: buffers are reset when taken, and a
+/// cached static score is kept only for the same variant and evaluator,
+/// whose score it is whoever worked it out.
 static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
 
 /// Spare buffers from the pool, those that hold static scores of `kind`
