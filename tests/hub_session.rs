@@ -293,11 +293,27 @@ fn hub_params_lists_every_parameter_with_its_help_for_people() {
             "{name}: {says} not in\n{text}"
         );
     }
-    // The same names, in the same order, as `hub` declares.
-    let listed: Vec<&str> = text
+    // First the same names, in the same order, as `hub` declares; after a
+    // blank line the tuning parameters, which `set-param` takes and `hub`
+    // does not declare.
+    let (players, tuning) = text.split_once("\n\n").expect("two lists");
+    let listed: Vec<&str> = players
         .lines()
         .filter_map(|l| l.split_whitespace().next())
         .collect();
+    assert!(tuning.starts_with("Tuning parameters"), "{tuning}");
+    for (name, says) in [
+        ("null-move", "int 0..4, default 0"),
+        ("aspiration", "int 0..500"),
+    ] {
+        assert!(
+            tuning
+                .lines()
+                .any(|l| l.starts_with(name) && l.contains(says)),
+            "{name}: {says} not in\n{tuning}"
+        );
+        assert!(!listed.contains(&name), "{name} is declared to GUIs");
+    }
     let mut hub = Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg("hub")
         .stdin(std::process::Stdio::piped())
@@ -490,6 +506,10 @@ fn bad_input_is_answered_with_an_error_and_the_engine_keeps_serving() {
     e.refused("set-param name=threads value=many", "threads");
     e.refused("set-param name=variant value=chess", "unknown variant");
     e.refused("set-param name=colour value=blue", "unknown parameter");
+    // A tuning parameter, not declared, is taken; out of its range, refused.
+    e.send("set-param name=null-move value=2");
+    e.ping();
+    e.refused("set-param name=null-move value=9", "null-move");
     // A line too long to read.
     e.refused(&"x".repeat(2 << 20), "limited");
     // Non-UTF-8 bytes and control characters cannot break the output.

@@ -264,12 +264,14 @@ impl Engine {
 
     /// Every engine parameter with its current value, as text, by its Hub
     /// name (`threads`, `hash`, `book`, `book-file`, `eval-file`,
-    /// `egdb-path`, `egdb-pieces`, `contempt`, `draw-*`, ...).
+    /// `egdb-path`, `egdb-pieces`, `contempt`, `draw-*`, ...), the search's
+    /// tuning parameters last.
     #[getter]
     fn options(&self) -> Vec<(String, String)> {
-        self.host()
-            .params()
+        let host = self.host();
+        host.params()
             .into_iter()
+            .chain(host.tuning_params())
             .map(|p| (p.name, p.value))
             .collect()
     }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::engine::{EngineHost, ParamKind};
+use crate::engine::{EngineHost, Param, ParamKind};
 use crate::protocol::hub::Numbering;
 
 /// Arguments of `tempo hub`.
@@ -33,23 +33,31 @@ pub fn run(args: &HubArgs) -> Result<ExitCode, String> {
 }
 
 /// Prints each parameter on a line: name, type and range, default, help;
-/// the same list, in the same order, as `hub` declares (the protocol's own
-/// `numbering` second).
+/// first the same list, in the same order, as `hub` declares (the
+/// protocol's own `numbering` second), then, after a blank line and a
+/// heading, the tuning parameters `set-param` also takes.
 fn list_params() {
-    let mut params = EngineHost::new().params();
+    let engine = EngineHost::new();
+    let mut params = engine.params();
     params.insert(1.min(params.len()), Numbering::default().param());
-    for param in params {
-        let kind = match &param.kind {
-            ParamKind::Bool => "bool".to_string(),
-            ParamKind::Int { min, max } => format!("int {min}..{max}"),
-            ParamKind::String => "string".to_string(),
-            ParamKind::Enum(values) => format!("enum ({})", values.join(" ")),
-        };
-        let value = if param.value.is_empty() {
-            "\"\"".to_string()
-        } else {
-            param.value
-        };
-        outln!("{:<20} {kind}, default {value}: {}", param.name, param.help);
-    }
+    params.iter().for_each(print_param);
+    outln!("");
+    outln!("Tuning parameters (set-param takes them; hub does not declare them to GUIs):");
+    engine.tuning_params().iter().for_each(print_param);
+}
+
+/// One line of `--params`.
+fn print_param(param: &Param) {
+    let kind = match &param.kind {
+        ParamKind::Bool => "bool".to_string(),
+        ParamKind::Int { min, max } => format!("int {min}..{max}"),
+        ParamKind::String => "string".to_string(),
+        ParamKind::Enum(values) => format!("enum ({})", values.join(" ")),
+    };
+    let value = if param.value.is_empty() {
+        "\"\"".to_string()
+    } else {
+        param.value.clone()
+    };
+    outln!("{:<20} {kind}, default {value}: {}", param.name, param.help);
 }

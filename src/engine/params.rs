@@ -22,7 +22,9 @@ use crate::search::tt::Table;
 const MAX_ELO: usize = 4000;
 
 impl EngineHost {
-    /// Every parameter with its current value, `variant` first.
+    /// Every parameter a player or a GUI sets, with its current value,
+    /// `variant` first (the search's tuning parameters are in
+    /// [`tuning_params`](EngineHost::tuning_params)).
     pub fn params(&self) -> Vec<Param> {
         let int = |name: &str, value: usize, min: usize, max: usize, help: &str| Param {
             name: name.to_string(),
@@ -122,7 +124,9 @@ impl EngineHost {
                 self.options.level as usize,
                 1,
                 MAX_LEVEL as usize,
-                "strength level: 1 = beginner .. 7 = full strength (go think and go ponder)",
+                &format!(
+                    "strength level: 1 = beginner .. {MAX_LEVEL} = full strength (go think and go ponder)"
+                ),
             ),
             int(
                 "elo",
@@ -139,12 +143,34 @@ impl EngineHost {
                 "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
             ),
         ];
-        params.extend(TECHNIQUES.iter().map(|t| {
-            let value = self.options.techniques.get(t.name).unwrap_or_default();
-            int(t.name, value as usize, 0, t.max as usize, t.help)
-        }));
         params.extend(draw_params::params(&self.draw_settings()));
         params
+    }
+
+    /// The search's tuning parameters (`techniques`) with their current
+    /// values: `set-param` takes them as it takes those of [`params`], for
+    /// matches, `tempo tune` and tests, but the Hub `hub` answer does not
+    /// declare them, so that a GUI shows a player only what a player sets.
+    ///
+    /// [`params`]: EngineHost::params
+    pub fn tuning_params(&self) -> Vec<Param> {
+        TECHNIQUES
+            .iter()
+            .map(|t| Param {
+                name: t.name.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: i64::from(t.max),
+                },
+                value: self
+                    .options
+                    .techniques
+                    .get(t.name)
+                    .unwrap_or_default()
+                    .to_string(),
+                help: t.help.to_string(),
+            })
+            .collect()
     }
 
     /// Sets a parameter. Refused while a search runs. Changing the variant
