@@ -106,6 +106,6 @@ fn elo_sets_the_level_measured_nearest_below_it() {
     engine.set_param("elo", "0").unwrap();
     assert_eq!(value(&engine, "level"), "1");
     assert!(engine.set_param("level", "0").is_err());
-    assert!(engine.set_param("level", "9").is_err());
+    assert!(engine.set_param("level", "99").is_err());
     assert!(engine.set_param("elo", "x").is_err());
 }

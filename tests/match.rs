@@ -674,7 +674,7 @@ fn a_parameter_the_engine_refuses_stops_the_match() {
     let exe = env!("CARGO_BIN_EXE_tempo");
     for (option, needle) in [
         ("1:hsh=2", "hsh"),
-        ("*:level=9", "level"),
+        ("*:level=99", "level"),
         ("2:book=maybe", "book"),
     ] {
         let out = tempo()

@@ -153,6 +153,18 @@ fn the_state_of_a_game_under_the_rules() {
         assert_eq!(state["size"].as_u64(), Some(size), "{name}");
         assert!(!state["legal"].as_array().unwrap().is_empty(), "{name}");
     }
+    // The levels, weakest first, the last one full strength.
+    let levels = get_json(a, "/api/levels");
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), tempo::engine::strength::MAX_LEVEL as usize);
+    assert!(levels
+        .windows(2)
+        .all(|w| w[0]["elo"].as_u64() < w[1]["elo"].as_u64()));
+    assert_eq!(
+        levels[0]["plan"],
+        "depth 1, one of 6 moves within 0.80 of the best"
+    );
+    assert_eq!(levels.last().unwrap()["plan"], "full strength");
     // A game over: its result and reason, and no moves.
     let over = get_json(a, "/api/state?fen=B:W28:B");
     assert_eq!(over["result"], "1-0");
@@ -169,7 +181,7 @@ fn bad_requests_are_refused_with_a_reason() {
     let why = refused(a, "/api/state?moves=32-28+19-23+28-22", 400);
     assert!(why.contains("move 3 '28-22'"), "{why}");
     assert!(refused(a, "/api/play?fen=B:W28:B", 400).contains("the game is over"));
-    assert!(refused(a, "/api/play?level=9", 400).contains("level"));
+    assert!(refused(a, "/api/play?level=99", 400).contains("level"));
     assert!(refused(a, "/api/analyse?lines=0", 400).contains("lines"));
     assert!(refused(a, "/api/review", 400).contains("no moves"));
     assert!(refused(a, "/nowhere", 404).contains("/nowhere"));
@@ -319,6 +331,10 @@ fn the_page_plays_and_analyses_in_a_browser() {
         39
     );
     // The engine takes Black and answers with a legal move.
+    assert_eq!(
+        page.eval("document.querySelectorAll('#level option').length"),
+        tempo::engine::strength::MAX_LEVEL
+    );
     set(&mut page, "level", "2");
     set(&mut page, "movetime", "0.2");
     set(&mut page, "engine-side", "black");

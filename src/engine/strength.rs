@@ -13,7 +13,7 @@
 //! levels"), anchored at level 1 = 1000.
 
 /// The top level: full strength, the search as configured.
-pub const MAX_LEVEL: u32 = 7;
+pub const MAX_LEVEL: u32 = 20;
 
 /// How a level below the top plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,45 +30,98 @@ pub struct LevelPlan {
 }
 
 /// A level's budget: a depth or a node count.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Budget {
     Depth(u32),
     Nodes(u64),
 }
 
-/// Levels 1 to `MAX_LEVEL - 1`: the budget a move and the margin of choice.
-const PLANS: [(Budget, i32); MAX_LEVEL as usize - 1] = [
-    (Budget::Depth(1), 80),
-    (Budget::Depth(2), 60),
-    (Budget::Nodes(1_000), 32),
-    (Budget::Nodes(3_000), 22),
-    (Budget::Nodes(10_000), 12),
-    (Budget::Nodes(30_000), 5),
+/// Levels 1 to `MAX_LEVEL - 1`: the budget a move, the margin of choice
+/// and the moves scored. Each was chosen by matches of candidates against
+/// their neighbours so that the next level is at most 150 Elo stronger.
+const PLANS: [(Budget, i32, usize); MAX_LEVEL as usize - 1] = [
+    (Budget::Depth(1), 80, 6),
+    (Budget::Depth(1), 0, 6),
+    (Budget::Depth(2), 99, 20),
+    (Budget::Depth(2), 75, 6),
+    (Budget::Depth(2), 35, 6),
+    (Budget::Nodes(1_000), 32, 6),
+    (Budget::Nodes(1_000), 0, 6),
+    (Budget::Depth(3), 20, 6),
+    (Budget::Nodes(3_000), 22, 6),
+    (Budget::Nodes(4_000), 15, 6),
+    (Budget::Nodes(5_000), 10, 6),
+    (Budget::Nodes(7_000), 6, 6),
+    (Budget::Nodes(12_000), 5, 6),
+    (Budget::Nodes(20_000), 3, 6),
+    (Budget::Nodes(35_000), 0, 6),
+    (Budget::Nodes(60_000), 0, 6),
+    (Budget::Nodes(100_000), 0, 6),
+    (Budget::Nodes(180_000), 0, 6),
+    (Budget::Nodes(260_000), 0, 6),
 ];
 
-/// Candidate moves a weakened level scores.
-const CANDIDATES: usize = 6;
-
 /// The measured Elo of each level, 1 to `MAX_LEVEL`: level 1 = 1000, and
-/// each next level the Elo difference its 100 games against the one below
-/// gave (benches/RESULTS.md, "Strength levels", 2026-11-26).
-pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [1000, 1550, 1750, 2190, 2470, 2700, 3110];
+/// each next level the Elo difference its games against the one below
+/// gave (benches/RESULTS.md, "Strength levels", 2026-12-05).
+pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [
+    1000, 1111, 1234, 1333, 1442, 1521, 1631, 1735, 1830, 1958, 2020, 2134, 2277, 2400, 2523, 2614,
+    2702, 2778, 2795, 2934,
+];
 
 /// The plan of `level` (1..=`MAX_LEVEL`), `None` at full strength.
 pub fn plan(level: u32) -> Option<LevelPlan> {
     let index = level.checked_sub(1)? as usize;
-    PLANS.get(index).map(|&(budget, margin)| LevelPlan {
-        nodes: match budget {
-            Budget::Nodes(n) => Some(n),
-            Budget::Depth(_) => None,
-        },
-        depth: match budget {
-            Budget::Depth(d) => Some(d),
-            Budget::Nodes(_) => None,
-        },
-        candidates: CANDIDATES,
-        margin,
-    })
+    PLANS
+        .get(index)
+        .map(|&(budget, margin, candidates)| LevelPlan {
+            nodes: match budget {
+                Budget::Nodes(n) => Some(n),
+                Budget::Depth(_) => None,
+            },
+            depth: match budget {
+                Budget::Depth(d) => Some(d),
+                Budget::Nodes(_) => None,
+            },
+            candidates,
+            margin,
+        })
+}
+
+/// How `level` plays, in words: "depth 2, within 0.75 of the best",
+/// "12,000 nodes, the best of 6" or "full strength".
+pub fn describe(level: u32) -> String {
+    let Some(plan) = plan(level) else {
+        return "full strength".to_string();
+    };
+    let budget = match (plan.depth, plan.nodes) {
+        (Some(depth), _) => format!("depth {depth}"),
+        (None, Some(nodes)) => format!("{} nodes", thousands(nodes)),
+        (None, None) => "unlimited".to_string(),
+    };
+    if plan.margin == 0 {
+        format!("{budget}, the best move")
+    } else {
+        format!(
+            "{budget}, one of {} moves within {}.{:02} of the best",
+            plan.candidates,
+            plan.margin / 100,
+            plan.margin % 100
+        )
+    }
+}
+
+/// `n` with a comma every three digits.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The highest level whose Elo is at most `elo` (level 1 below its Elo).
@@ -112,22 +165,44 @@ mod tests {
     fn levels_weaken_monotonically_and_the_top_is_full_strength() {
         assert_eq!(plan(MAX_LEVEL), None);
         assert_eq!(plan(0), None);
-        // A depth, then a node count, each growing, and the margin falling.
-        let budget = |p: LevelPlan| {
-            (
-                p.nodes.is_some(),
-                p.depth.unwrap_or(0),
-                p.nodes.unwrap_or(0),
-            )
-        };
-        for level in 1..MAX_LEVEL - 1 {
-            let (this, next) = (plan(level).unwrap(), plan(level + 1).unwrap());
-            assert!(budget(this) < budget(next), "level {level}");
-            assert!(this.margin > next.margin, "level {level}");
-            assert!(this.margin < 100, "never a man away on purpose");
-            assert!(this.nodes.is_some() != this.depth.is_some());
+        for level in 1..MAX_LEVEL {
+            let p = plan(level).unwrap();
+            assert!(p.nodes.is_some() != p.depth.is_some(), "level {level}");
+            assert!((0..100).contains(&p.margin), "never a man away on purpose");
+            assert!(p.candidates >= 2, "level {level}");
+        }
+        // Within one kind of budget each level searches more than the one
+        // below, or as much and chooses within a narrower margin or among
+        // fewer moves (a depth and a node count are ordered by games only).
+        for pair in PLANS.windows(2) {
+            let ((budget, margin, _), (next_budget, next_margin, _)) = (pair[0], pair[1]);
+            let deeper = match (budget, next_budget) {
+                (Budget::Depth(a), Budget::Depth(b)) => b.cmp(&a),
+                (Budget::Nodes(a), Budget::Nodes(b)) => b.cmp(&a),
+                _ => continue,
+            };
+            assert!(
+                deeper.is_gt()
+                    || (deeper.is_eq() && (next_margin < margin || pair[0].2 > pair[1].2)),
+                "{pair:?}"
+            );
         }
         assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+        assert!(LEVEL_ELO.windows(2).all(|w| w[1] - w[0] <= 150));
+    }
+
+    #[test]
+    fn a_level_is_described_in_words() {
+        assert_eq!(
+            describe(1),
+            "depth 1, one of 6 moves within 0.80 of the best"
+        );
+        assert_eq!(describe(2), "depth 1, the best move");
+        assert_eq!(
+            describe(13),
+            "12,000 nodes, one of 6 moves within 0.05 of the best"
+        );
+        assert_eq!(describe(MAX_LEVEL), "full strength");
     }
 
     #[test]

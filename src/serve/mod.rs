@@ -144,6 +144,7 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
         (Get, "/app.js") => Reply::text(SCRIPT, "text/javascript; charset=utf-8"),
         (Get, "/app.css") => Reply::text(STYLE, "text/css; charset=utf-8"),
         (Get, "/api/variants") => board::variants(),
+        (Get, "/api/levels") => think::levels(),
         (Get, "/api/state") => board::state(&query),
         (Get, "/api/pdn") => board::write_pdn(&query),
         (Post, "/api/pdn") => match http::read_body(&mut request) {
@@ -153,7 +154,8 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
         (Get, "/api/play") => think::play(&query, shared),
         (Get, "/api/analyse") => return think::analyse(request, &query, shared),
         (Get, "/api/review") => return think::review(request, &query, shared),
-        (_, "/" | "/index.html" | "/app.js" | "/app.css" | "/api/variants" | "/api/state")
+        (_, "/" | "/index.html" | "/app.js" | "/app.css" | "/api/variants" | "/api/levels")
+        | (_, "/api/state")
         | (_, "/api/play" | "/api/analyse" | "/api/review") => {
             Reply::error(405, format!("{path} answers GET only"))
         }

@@ -14,7 +14,7 @@ use super::http::{EventStream, Query, Reply};
 use super::Shared;
 use crate::analyse::report::game_section;
 use crate::analyse::{Analyser, AnyGame, Event, Settings, Source, Unit};
-use crate::engine::strength::MAX_LEVEL;
+use crate::engine::strength::{describe, LEVEL_ELO, MAX_LEVEL};
 use crate::engine::{EngineEvent, EngineHost, GoMode, Limits, Score, SearchInfo};
 use crate::referee::Game;
 use crate::rules::notation::{find_move, squares_of, to_fen, MoveSquares};
@@ -133,8 +133,23 @@ fn ongoing<R: Rules>(query: &Query) -> Result<Game<R>, Reply> {
     Ok(game)
 }
 
+/// `GET /api/levels`: each strength level, its measured Elo and how it
+/// plays, weakest first.
+pub fn levels() -> Reply {
+    let list: Vec<Value> = (1..=MAX_LEVEL)
+        .map(|level| {
+            json!({
+                "level": level,
+                "elo": LEVEL_ELO[level as usize - 1],
+                "plan": describe(level),
+            })
+        })
+        .collect();
+    Reply::json(&Value::Array(list))
+}
+
 /// `GET /api/play`: the engine's move in the game of the query, at
-/// `level=` (1 to 7, full strength by default) taking `movetime=` seconds
+/// `level=` (1 to `MAX_LEVEL`, full strength by default) taking `movetime=` seconds
 /// at most (1 by default).
 pub fn play(query: &Query, shared: &Shared) -> Reply {
     match variant(query) {

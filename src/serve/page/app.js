@@ -436,13 +436,20 @@ function toggleReview() {
 }
 
 async function setup() {
-  for (let level = 1; level <= 7; level++) {
-    const option = document.createElement('option');
-    option.value = level;
-    option.textContent = level === 7 ? '7 (full strength)' : String(level);
-    $('level').appendChild(option);
+  try {
+    const levels = await api('/api/levels', '');
+    for (const l of levels) {
+      const option = document.createElement('option');
+      option.value = l.level;
+      option.textContent = l.plan === 'full strength' ? `${l.level} (full strength)` : `${l.level} (Elo ${l.elo})`;
+      option.title = l.plan;
+      $('level').appendChild(option);
+    }
+    $('level').value = String(levels.length);
+  } catch (e) {
+    say(`cannot reach the server: ${e.message}`, true);
+    return;
   }
-  $('level').value = '7';
   try {
     for (const v of await api('/api/variants', '')) {
       const option = document.createElement('option');
