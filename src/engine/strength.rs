@@ -1,8 +1,8 @@
 //! Strength levels: a weaker engine to play against, from beginner to full
 //! strength, and the approximate Elo of each level.
 //!
-//! A level below the top plays from a small search (a node budget: deep
-//! shots and long plans stay beyond it) that scores several candidate
+//! A level below the top plays from a small search (a depth or a node
+//! budget: deep shots and long plans stay beyond it) that scores several candidate
 //! moves, and picks among those within a margin of the best, at random,
 //! the nearer the best the likelier. The margin grows as the level falls,
 //! but stays under a man: a weak level misses what it cannot see and
@@ -30,7 +30,7 @@ pub struct LevelPlan {
 }
 
 /// A level's budget: a depth or a node count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Budget {
     Depth(u32),
     Nodes(u64),

@@ -342,6 +342,11 @@ impl<R: Rules> Worker<'_, R> {
                 busy.enter(child.key());
             }
             self.buf.played[ply] = mv;
+            let child_node = Node {
+                pos: &child,
+                ply: ply + 1,
+                clocks: child_clocks,
+            };
             let mut score;
             if i == 0 {
                 // The table's move at a PV node, when no other move comes
@@ -369,11 +374,7 @@ impl<R: Rules> Worker<'_, R> {
                     _ => kind.flipped(),
                 };
                 score = -self.search_child(
-                    Node {
-                        pos: &child,
-                        ply: ply + 1,
-                        clocks: child_clocks,
-                    },
+                    child_node,
                     new_depth + singular as i32,
                     -beta,
                     -alpha,
@@ -422,11 +423,7 @@ impl<R: Rules> Worker<'_, R> {
                     kind.flipped()
                 };
                 score = -self.search_child(
-                    Node {
-                        pos: &child,
-                        ply: ply + 1,
-                        clocks: child_clocks,
-                    },
+                    child_node,
                     new_depth - reduction,
                     -alpha - 1,
                     -alpha,
@@ -434,11 +431,7 @@ impl<R: Rules> Worker<'_, R> {
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
                     score = -self.search_child(
-                        Node {
-                            pos: &child,
-                            ply: ply + 1,
-                            clocks: child_clocks,
-                        },
+                        child_node,
                         new_depth,
                         -alpha - 1,
                         -alpha,
@@ -446,17 +439,7 @@ impl<R: Rules> Worker<'_, R> {
                     );
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.search_child(
-                        Node {
-                            pos: &child,
-                            ply: ply + 1,
-                            clocks: child_clocks,
-                        },
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        NodeKind::Pv,
-                    );
+                    score = -self.search_child(child_node, new_depth, -beta, -alpha, NodeKind::Pv);
                 }
             }
             if let Some(busy) = busy {
