@@ -230,6 +230,37 @@ fn cli_brazilian_fen_threads_and_divide() {
 }
 
 #[test]
+fn cli_reads_every_variant_name_and_refuses_others_with_the_list() {
+    // The command-line names and the other names front ends use.
+    for (name, depth_2) in [
+        ("russian", 49),
+        ("normal", 81),
+        ("checkers", 49),
+        ("8x8", 49),
+    ] {
+        let out = tempo(&["perft", "--variant", name, "--depth", "2"]);
+        assert!(out.status.success(), "{name}: {out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let last = stdout.lines().last().expect("a depth line");
+        assert_eq!(depth_line(last), Some((2, depth_2)), "{name}: {stdout}");
+    }
+    let out = tempo(&["perft", "--variant", "chess", "--depth", "2"]);
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("'chess'") && stderr.contains("international, brazilian, losing"),
+        "{stderr}"
+    );
+    let help = tempo(&["perft", "--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("turkish:"), "{help}");
+    assert!(
+        help.contains("Breakthrough, 10x10: the first king wins"),
+        "{help}"
+    );
+}
+
+#[test]
 fn cli_rejects_a_bad_fen_without_panicking() {
     for fen in ["W:W51:B1", "not a position", "W:W1:B20", "", "B:W:B0"] {
         let out = tempo(&["perft", "--fen", fen, "--depth", "2"]);

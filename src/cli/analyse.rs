@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::resources::ResourceArgs;
-use super::VariantArg;
+use super::VariantParser;
 use crate::analyse::annotate::annotated_pdn;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
@@ -52,8 +52,8 @@ const DEFAULT_MOVETIME: Duration = Duration::from_secs(3);
 #[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
 pub struct AnalyseArgs {
     /// The variant of positions, and of games without a GameType tag.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// One position, as a FEN or a Hub position string (default, without
     /// --positions or --pdn: the variant's start position).
     #[arg(long, conflicts_with_all = ["positions", "pdn"])]
@@ -405,7 +405,7 @@ fn stop_on_interrupt() -> Arc<AtomicBool> {
 
 /// Runs `tempo analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
-    let kind = VariantKind::from(args.variant);
+    let kind = args.variant;
     for (flag, path) in [("--annotate", &args.annotate), ("--report", &args.report)] {
         if let Some(path) = path {
             check_output(flag, path)?;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use parking_lot::Mutex;
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::book::{
     self, add_game, Book, BuildConfig, BuildEvent, GameOutcome, Progress, ScoredMove,
 };
@@ -49,8 +49,8 @@ pub enum BookCommand {
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// The book file to write (rewritten at every checkpoint).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -91,8 +91,8 @@ pub struct BuildArgs {
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// The position, as a FEN or Hub position string (default: the start).
     #[arg(long)]
     pub fen: Option<String>,
@@ -111,8 +111,8 @@ pub struct AddPdnArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The variant; games whose GameType names another are skipped.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Moves counted from the start of each game.
     #[arg(long, value_name = "PLIES", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub plies: u32,
@@ -134,13 +134,13 @@ fn parse_margin(text: &str) -> Result<i32, String> {
 pub fn run(args: &BookArgs) -> Result<ExitCode, String> {
     match &args.command {
         BookCommand::Build(a) => {
-            crate::rules::with_rules!(VariantKind::from(a.variant), R => build_for::<R>(a))
+            crate::rules::with_rules!(a.variant, R => build_for::<R>(a))
         }
         BookCommand::Probe(a) => {
-            crate::rules::with_rules!(VariantKind::from(a.variant), R => probe_for::<R>(a))
+            crate::rules::with_rules!(a.variant, R => probe_for::<R>(a))
         }
         BookCommand::AddPdn(a) => {
-            crate::rules::with_rules!(VariantKind::from(a.variant), R => add_pdn_for::<R>(a))
+            crate::rules::with_rules!(a.variant, R => add_pdn_for::<R>(a))
         }
     }
 }

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::resources::ResourceArgs;
 use super::selfplay::{open_data, progress_printer, report, threads_or_all};
-use super::VariantArg;
+use super::VariantParser;
 use crate::pdn::read_games;
 use crate::rules::{Rules, VariantKind};
 use crate::search::SearchResources;
@@ -55,8 +55,8 @@ pub struct FromPdnArgs {
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// The variant of the games.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Depth of each position's search.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60), default_value_t = 10)]
     pub depth: u32,
@@ -93,8 +93,8 @@ pub struct MergeArgs {
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// The variant of the data [default: the first file's].
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    #[arg(long, value_parser = VariantParser)]
+    pub variant: Option<VariantKind>,
     /// The data files to merge, e.g. the shards intl-0.spd ... intl-7.spd.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -111,8 +111,8 @@ pub struct MergeArgs {
 )]
 pub struct InfoArgs {
     /// The variant of the data [default: the first file's].
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    #[arg(long, value_parser = VariantParser)]
+    pub variant: Option<VariantKind>,
     /// The data files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -124,7 +124,7 @@ pub fn run(args: &DataArgs) -> Result<ExitCode, String> {
         DataCommand::Merge(args) => run_merge(args),
         DataCommand::Info(args) => run_info(args),
         DataCommand::FromPdn(args) => {
-            crate::rules::with_rules!(VariantKind::from(args.variant), R => run_from_pdn::<R>(args))
+            crate::rules::with_rules!(args.variant, R => run_from_pdn::<R>(args))
         }
     }
 }
@@ -196,8 +196,8 @@ fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
 }
 
 /// The variant of every file of `files`: `asked`, else the first file's.
-fn common_variant(asked: Option<VariantArg>, files: &[PathBuf]) -> Result<VariantKind, String> {
-    let mut expected = asked.map(|v| (VariantKind::from(v), None::<&Path>));
+fn common_variant(asked: Option<VariantKind>, files: &[PathBuf]) -> Result<VariantKind, String> {
+    let mut expected = asked.map(|v| (v, None::<&Path>));
     for file in files {
         let kind = file_variant(file).map_err(|e| e.to_string())?;
         match expected {

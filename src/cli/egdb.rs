@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::egdb::{build_slices, BuildEvent, Egdb, Material, Value};
 use crate::rules::movegen::{has_capture, side_has_capture};
 use crate::rules::notation::{format_move, parse_position, to_fen};
@@ -67,8 +67,8 @@ pub struct SampleArgs {
 #[derive(Debug, Args)]
 pub struct TablesArgs {
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Most pieces on the board.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=8))]
     pub pieces: u32,
@@ -127,15 +127,15 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode, String> {
     tables.check_dir()?;
     match &args.action {
         EgdbAction::Build(a) => {
-            let kind = VariantKind::from(a.tables.variant);
+            let kind = a.tables.variant;
             crate::rules::with_rules!(kind, R => run_build::<R>(a))
         }
         EgdbAction::Probe(a) => {
-            let kind = VariantKind::from(a.tables.variant);
+            let kind = a.tables.variant;
             crate::rules::with_rules!(kind, R => run_probe::<R>(a))
         }
         EgdbAction::Sample(a) => {
-            let kind = VariantKind::from(a.tables.variant);
+            let kind = a.tables.variant;
             crate::rules::with_rules!(kind, R => run_sample::<R>(a))
         }
     }

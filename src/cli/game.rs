@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::engine::draw_params;
 use crate::referee::Game;
 use crate::rules::notation::{parse_position, to_fen};
@@ -24,8 +24,8 @@ use crate::rules::{DrawSettings, Position, Rules, VariantKind};
 #[derive(Debug, Args)]
 pub struct GameArgs {
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Start position as a FEN or Hub position string (default: the initial position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -40,7 +40,7 @@ pub struct GameArgs {
 
 /// Runs `tempo game`.
 pub fn run(args: &GameArgs) -> Result<ExitCode, String> {
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {

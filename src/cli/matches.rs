@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::arena::client::is_dxp;
 use crate::arena::stats::{rounded, Sprt, SprtVerdict};
 use crate::arena::{
@@ -32,8 +32,8 @@ pub struct MatchArgs {
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Games to play (rounded up to an even number, so every opening is
     /// played with both colours).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
@@ -89,7 +89,7 @@ pub struct MatchArgs {
 
 /// Runs `tempo match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, String> {
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 fn engine_specs(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {

@@ -32,7 +32,8 @@ mod weights;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand};
 
 use crate::rules::VariantKind;
 
@@ -62,51 +63,35 @@ impl Cli {
     }
 }
 
-/// The variants selectable on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    /// International draughts, 10x10.
-    International,
-    /// Brazilian draughts, 8x8.
-    Brazilian,
-    /// Losing draughts (antidraughts), 10x10.
-    Losing,
-    /// Losing draughts on 8x8.
-    LosingBrazilian,
-    /// Russian draughts, 8x8.
-    Russian,
-    /// English draughts (checkers), 8x8, Black first.
-    English,
-    /// Italian draughts, 8x8 (mirrored board).
-    Italian,
-    /// Killer draughts, 10x10.
-    Killer,
-    /// Breakthrough, 10x10: the first king wins.
-    Breakthrough,
-    /// Frisian draughts, 10x10: orthogonal captures, the capture of most value.
-    Frisian,
-    /// Frysk!: Frisian from five men a side on the back rows.
-    Frysk,
-    /// Turkish draughts, all 64 squares: men forward and sideways, rook kings.
-    Turkish,
-}
+/// Reads `--variant` into a [`VariantKind`]: the command-line names, each
+/// listed with its one line in the help, and the other names
+/// [`VariantKind::parse`] knows (`normal`, `checkers`, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct VariantParser;
 
-impl From<VariantArg> for VariantKind {
-    fn from(v: VariantArg) -> VariantKind {
-        match v {
-            VariantArg::International => VariantKind::International,
-            VariantArg::Brazilian => VariantKind::Brazilian,
-            VariantArg::Losing => VariantKind::Losing,
-            VariantArg::LosingBrazilian => VariantKind::LosingBrazilian,
-            VariantArg::Russian => VariantKind::Russian,
-            VariantArg::English => VariantKind::English,
-            VariantArg::Italian => VariantKind::Italian,
-            VariantArg::Killer => VariantKind::Killer,
-            VariantArg::Breakthrough => VariantKind::Breakthrough,
-            VariantArg::Frisian => VariantKind::Frisian,
-            VariantArg::Frysk => VariantKind::Frysk,
-            VariantArg::Turkish => VariantKind::Turkish,
+impl clap::builder::TypedValueParser for VariantParser {
+    type Value = VariantKind;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<VariantKind, clap::Error> {
+        if let Some(kind) = value.to_str().and_then(VariantKind::parse) {
+            return Ok(kind);
         }
+        // Not a name: clap's own refusal, which lists the names.
+        let names = VariantKind::ALL.map(VariantKind::name);
+        let name = clap::builder::PossibleValuesParser::new(names).parse_ref(cmd, arg, value)?;
+        VariantKind::parse(&name)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(VariantKind::ALL.into_iter().map(|kind| {
+            PossibleValue::new(kind.name()).help(kind.summary())
+        })))
     }
 }
 

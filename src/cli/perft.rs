@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::perft::{divide, perft};
 use crate::rules::{Move, MoveStyle, Position, Rules, VariantKind};
@@ -15,8 +15,8 @@ use crate::rules::{Move, MoveStyle, Position, Rules, VariantKind};
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Start position as a FEN or Hub position string (default: the initial position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -70,7 +70,7 @@ pub fn perft_threads<R: Rules>(pos: &Position<R>, depth: u32, threads: usize) ->
 
 /// Runs `tempo perft`.
 pub fn run(args: &PerftArgs) -> Result<ExitCode, String> {
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {

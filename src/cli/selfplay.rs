@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::resources::ResourceArgs;
-use super::VariantArg;
+use super::VariantParser;
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::search::resources::EvalSource;
 use crate::search::SearchResources;
@@ -25,8 +25,8 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// The variant played.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Games in the whole run (all shards together).
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
@@ -92,7 +92,7 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 
 /// Runs `tempo selfplay`.
 pub fn run(args: &SelfplayArgs) -> Result<ExitCode, String> {
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {

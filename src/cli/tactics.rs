@@ -12,7 +12,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::resources::ResourceArgs;
-use super::VariantArg;
+use super::VariantParser;
 use crate::analyse::tactics::{read_shots, solve_all, Summary, TacticsSettings, FAST};
 use crate::rules::VariantKind;
 use crate::search::tt::Table;
@@ -29,8 +29,8 @@ pub struct TacticsArgs {
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     pub movetime: f64,
     /// The variant of the positions.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
@@ -65,7 +65,7 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode, String> {
     }
     let path = args.file.display();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
-    let kind = VariantKind::from(args.variant);
+    let kind = args.variant;
     let shots = read_shots(kind, &text).map_err(|e| format!("{path}:{}: {}", e.line, e.message))?;
     if shots.is_empty() {
         return Err(format!("{path}: no positions"));

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::VariantArg;
+use super::VariantParser;
 use crate::egdb::Egdb;
 use crate::eval::network::{write_network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::{Layout, Patterns, Shape};
@@ -29,8 +29,8 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// The variant of the data.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 4)]
     pub epochs: u32,
@@ -144,9 +144,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
                 args.dense
             ));
         }
-        return crate::rules::with_rules!(VariantKind::from(args.variant), R => run_network::<R>(args));
+        return crate::rules::with_rules!(args.variant, R => run_network::<R>(args));
     }
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::matches::{load_openings, parse_control, ControlArgs};
-use super::VariantArg;
+use super::VariantParser;
 use crate::arena::spsa::{Pair, Param, Run, Schedule};
 use crate::arena::{play_game, Adjudication, EngineClient, EngineSpec, GameRecord, MatchConfig};
 use crate::rules::{Rules, VariantKind};
@@ -46,8 +46,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The variant.
-    #[arg(long, value_enum, default_value = "international")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = VariantParser, default_value = "international")]
+    pub variant: VariantKind,
     /// The thinking time of each engine.
     #[command(flatten)]
     pub control: ControlArgs,
@@ -72,7 +72,7 @@ pub struct TuneArgs {
 
 /// Runs `tempo tune`.
 pub fn run(args: &TuneArgs) -> Result<ExitCode, String> {
-    crate::rules::with_rules!(VariantKind::from(args.variant), R => run_for::<R>(args))
+    crate::rules::with_rules!(args.variant, R => run_for::<R>(args))
 }
 
 /// The run to go on with: the state file's, checked against the command,

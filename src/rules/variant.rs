@@ -79,6 +79,28 @@ impl VariantKind {
         }
     }
 
+    /// One line that says what the variant is, for help texts.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            VariantKind::International => "International draughts, 10x10",
+            VariantKind::Brazilian => "Brazilian draughts, 8x8",
+            VariantKind::Losing => "Losing draughts (antidraughts), 10x10",
+            VariantKind::LosingBrazilian => "Losing draughts on 8x8",
+            VariantKind::Russian => "Russian draughts, 8x8",
+            VariantKind::English => "English draughts (checkers), 8x8, Black first",
+            VariantKind::Italian => "Italian draughts, 8x8 (mirrored board)",
+            VariantKind::Killer => "Killer draughts, 10x10",
+            VariantKind::Breakthrough => "Breakthrough, 10x10: the first king wins",
+            VariantKind::Frisian => {
+                "Frisian draughts, 10x10: orthogonal captures, the capture of most value"
+            }
+            VariantKind::Frysk => "Frysk!: Frisian from five men a side on the back rows",
+            VariantKind::Turkish => {
+                "Turkish draughts, all 64 squares: men forward and sideways, rook kings"
+            }
+        }
+    }
+
     /// The name in the Hub protocol: Scan's names where Scan plays the
     /// variant (`normal` for International, `bt` for Breakthrough), the
     /// command-line name otherwise. [`VariantKind::parse`] reads both.
