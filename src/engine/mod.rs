@@ -95,11 +95,10 @@ pub const MAX_HASH_MIB: usize = 65_536;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
 /// Default draw avoidance, hundredths of a man: a draw counts as a quarter
-/// of a man lost when playing (never in analysis). Against dame-rs at 0.2 s
-/// a move, two runs of 100 games each way: 83.0% and 84.0% without it,
-/// 90.5% and 89.0% with it; against tempo without it, 200 games at 0.1 s:
-/// 46.8% (Elo -23 ± 28). A trade for play against weaker opponents; 0 for
-/// matches against equals or stronger engines.
+/// of a man lost when playing (never in analysis). A trade that wins more
+/// against weaker opponents and costs a little against equals
+/// (benches/RESULTS.md, "Contempt"); 0 for matches against equals or
+/// stronger engines.
 pub const DEFAULT_CONTEMPT: usize = 25;
 /// Largest contempt accepted, hundredths of a man.
 pub const MAX_CONTEMPT: usize = 100;

@@ -10,7 +10,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Quiet plies quiescence adds where the opponent threatens a capture
-    /// (0: none; one ply measured weaker at 0.1 s a move, 40% against none).
+    /// (0: none).
     pub threat_plies: u32,
     /// Sacrifices quiescence tries along one line, with no king on the
     /// board: quiet moves after which the opponent must capture and every
@@ -75,14 +75,12 @@ pub struct Techniques {
     /// to move again; a fail high there cuts (0: off).
     pub null_move: u32,
     /// Late-move reduction = base + ln(depth) ln(move index) / divisor:
-    /// the divisor in hundredths (0: no late-move reductions). 1.5 instead
-    /// of 2.0 scored 51.9% over 400 games at 0.1 s a move (1.7: 49.9%).
+    /// the divisor in hundredths (0: no late-move reductions).
     pub lmr_divisor: u32,
     /// The base of the late-move reduction above, in hundredths of a ply.
     pub lmr_base: u32,
     /// Half-width of the first aspiration window at the root, in
-    /// hundredths of a man (0: a full window). 15 instead of 25 scored
-    /// 53.0% over 400 games at 0.1 s a move; 10 instead of 15 51.25%.
+    /// hundredths of a man (0: a full window).
     pub aspiration: u32,
     /// A move that is the only legal one searched a ply deeper (1: a
     /// forced reply costs no depth; 0: it costs a ply like any other).

@@ -57,8 +57,8 @@ impl<R: Rules> Worker<'_, R> {
         // there the table answers repeated positions. The threat budget
         // changes the result, so it is part of the key (with the full budget
         // the key is the position's own, shared with the main search). With
-        // few kings the table cost more than it saved: a 37-game match at
-        // 0.1 s a move scored 39% for the version that always used it.
+        // few kings the table cost more than it saved (benches/RESULTS.md,
+        // "Quiescence").
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
         let key = if use_table {
             pos.key() ^ ((self.techniques.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
