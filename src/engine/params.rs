@@ -21,128 +21,328 @@ use crate::search::tt::Table;
 /// The largest `elo` accepted.
 const MAX_ELO: usize = 4000;
 
+/// The result of setting a parameter: the error says why not.
+type Set = Result<(), String>;
+
+/// What a parameter holds, and how a value read as such is set.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A whole number within `min..=max`.
+    Int {
+        min: usize,
+        max: usize,
+        set: fn(&mut EngineHost, usize) -> Set,
+    },
+    /// `true` or `false` (also 1/0, on/off, yes/no).
+    Bool(fn(&mut EngineHost, bool) -> Set),
+    /// A file or directory name, trimmed; empty for none.
+    Text(fn(&mut EngineHost, &str) -> Set),
+    /// A variant, by any of its names.
+    Variant(fn(&mut EngineHost, VariantKind) -> Set),
+}
+
+/// One parameter a player sets, declared once: its name, what it holds
+/// and how it is set, its help, and how the engine shows its value.
+struct Spec {
+    name: &'static str,
+    kind: Kind,
+    help: fn() -> String,
+    get: fn(&EngineHost) -> String,
+}
+
+/// Every parameter a player sets, in the order the engine declares them
+/// (the draw rules' follow, from `draw_params`).
+const SPECS: [Spec; 15] = [
+    Spec {
+        name: "variant",
+        kind: Kind::Variant(|e, kind| {
+            if kind != e.variant {
+                e.variant = kind;
+                e.warm_up();
+                e.game = new_game_state(kind, e.draw_settings());
+                e.clear_table();
+                e.reload_resources();
+            }
+            Ok(())
+        }),
+        help: variant_help,
+        get: |e| e.variant.hub_name().to_string(),
+    },
+    Spec {
+        name: "threads",
+        kind: Kind::Int {
+            min: 1,
+            max: MAX_THREADS,
+            set: |e, n| {
+                e.options.threads = n;
+                Ok(())
+            },
+        },
+        help: || "search threads".to_string(),
+        get: |e| e.options.threads.to_string(),
+    },
+    Spec {
+        name: "hash",
+        kind: Kind::Int {
+            min: 1,
+            max: MAX_HASH_MIB,
+            set: EngineHost::resize_table,
+        },
+        help: || "transposition table size in MiB".to_string(),
+        get: |e| e.options.hash_mib.to_string(),
+    },
+    Spec {
+        name: "multipv",
+        kind: Kind::Int {
+            min: 1,
+            max: MAX_MULTIPV,
+            set: |e, n| {
+                e.options.multipv = n;
+                Ok(())
+            },
+        },
+        help: || "lines reported by go analyze".to_string(),
+        get: |e| e.options.multipv.to_string(),
+    },
+    Spec {
+        name: "book",
+        kind: Kind::Bool(|e, on| {
+            e.options.book = on;
+            Ok(())
+        }),
+        help: || "play book moves in go think and go ponder".to_string(),
+        get: |e| e.options.book.to_string(),
+    },
+    Spec {
+        name: "book-file",
+        kind: Kind::Text(|e, path| {
+            let kind = e.variant;
+            e.book_files[kind] = if path.is_empty() {
+                None
+            } else {
+                let book = book::read_file_for(kind, std::path::Path::new(path))
+                    .map_err(|why| why.to_string())?;
+                Some((path.to_string(), Arc::new(book)))
+            };
+            Ok(())
+        }),
+        help: || "opening book of this variant; empty = the shipped one".to_string(),
+        get: |e| e.book_file().to_string(),
+    },
+    Spec {
+        name: "eval-file",
+        kind: Kind::Text(|e, path| {
+            let file = (!path.is_empty()).then(|| PathBuf::from(path));
+            // A file that cannot be used leaves the weights in use.
+            let settings = e.resource_settings(file.as_ref());
+            if let Some(note) = e
+                .game
+                .load_resources(&settings)
+                .map_err(|why| why.to_string())?
+            {
+                e.note = Some(note);
+            }
+            e.eval_files[e.variant] = file;
+            Ok(())
+        }),
+        help: || {
+            "pattern weights or a network of this variant (tempo train); empty = the built-in ones"
+                .to_string()
+        },
+        get: |e| e.eval_file(),
+    },
+    Spec {
+        name: "eval-network",
+        kind: Kind::Bool(|e, on| {
+            if on != e.builtin_network {
+                e.builtin_network = on;
+                e.reload_resources();
+            }
+            Ok(())
+        }),
+        help: || {
+            "with eval-file empty: add the network built in beside the patterns \
+             (International); false = the patterns alone"
+                .to_string()
+        },
+        get: |e| e.builtin_network.to_string(),
+    },
+    Spec {
+        name: "egdb-path",
+        kind: Kind::Text(|e, path| {
+            e.egdb_path = path.to_string();
+            e.reload_resources();
+            Ok(())
+        }),
+        help: || {
+            "directory of the endgame tables (tempo egdb build); empty = none (but see \
+             egdb-builtin)"
+                .to_string()
+        },
+        get: |e| e.egdb_path.clone(),
+    },
+    Spec {
+        name: "egdb-pieces",
+        kind: Kind::Int {
+            min: 2,
+            max: MAX_EGDB_PIECES as usize,
+            set: |e, n| {
+                let pieces = n as u32;
+                if pieces != e.egdb_pieces {
+                    e.egdb_pieces = pieces;
+                    e.reload_resources();
+                }
+                Ok(())
+            },
+        },
+        help: || "most pieces of the endgame tables loaded".to_string(),
+        get: |e| e.egdb_pieces.to_string(),
+    },
+    Spec {
+        name: "egdb-builtin",
+        kind: Kind::Bool(|e, on| {
+            if on != e.builtin_egdb {
+                e.builtin_egdb = on;
+                e.reload_resources();
+            }
+            Ok(())
+        }),
+        help: || {
+            "with egdb-path empty: the endgame tables of up to 4 pieces of the 8x8 variants, \
+             built in memory (about 2 s)"
+                .to_string()
+        },
+        get: |e| e.builtin_egdb.to_string(),
+    },
+    Spec {
+        name: "book-margin",
+        kind: Kind::Int {
+            min: 0,
+            max: MAX_BOOK_MARGIN,
+            set: |e, n| {
+                e.options.book_margin = n as u32;
+                Ok(())
+            },
+        },
+        help: || {
+            "book moves this many hundredths of a man from the best may be played; 0 = the best"
+                .to_string()
+        },
+        get: |e| e.options.book_margin.to_string(),
+    },
+    Spec {
+        name: "level",
+        kind: Kind::Int {
+            min: 1,
+            max: MAX_LEVEL as usize,
+            set: |e, n| {
+                e.options.level = n as u32;
+                Ok(())
+            },
+        },
+        help: || {
+            format!(
+                "strength level: 1 = beginner .. {MAX_LEVEL} = full strength (go think and go ponder)"
+            )
+        },
+        get: |e| e.options.level.to_string(),
+    },
+    Spec {
+        name: "elo",
+        kind: Kind::Int {
+            min: 0,
+            max: MAX_ELO,
+            set: |e, n| {
+                e.options.level = level_for_elo(n as u32);
+                Ok(())
+            },
+        },
+        help: || "approximate Elo to play at: sets the level measured nearest below it".to_string(),
+        get: |e| LEVEL_ELO[e.options.level as usize - 1].to_string(),
+    },
+    Spec {
+        name: "contempt",
+        kind: Kind::Int {
+            min: 0,
+            max: MAX_CONTEMPT,
+            set: |e, n| {
+                e.options.contempt = n;
+                Ok(())
+            },
+        },
+        help: || {
+            "how much worse than equal a draw is, in hundredths of a man (not in go analyze)"
+                .to_string()
+        },
+        get: |e| e.options.contempt.to_string(),
+    },
+];
+
+impl Kind {
+    /// The kind as the engine declares it.
+    fn declared(self) -> ParamKind {
+        match self {
+            Kind::Int { min, max, .. } => ParamKind::Int {
+                min: min as i64,
+                max: max as i64,
+            },
+            Kind::Bool(_) => ParamKind::Bool,
+            Kind::Text(_) => ParamKind::String,
+            Kind::Variant(_) => ParamKind::Enum(
+                VariantKind::ALL
+                    .iter()
+                    .map(|&k| k.hub_name().to_string())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Reads `value` as this kind holds it and sets it on `engine`; the
+    /// error says why not.
+    fn set(self, engine: &mut EngineHost, value: &str) -> Set {
+        let value = value.trim();
+        match self {
+            Kind::Int { min, max, set } => set(engine, whole_number(value, min, max)?),
+            Kind::Bool(set) => match value.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => set(engine, true),
+                "false" | "0" | "off" | "no" => set(engine, false),
+                _ => Err(format!("'{value}' is not true or false")),
+            },
+            Kind::Text(set) => set(engine, value),
+            Kind::Variant(set) => match VariantKind::parse(value) {
+                Some(kind) => set(engine, kind),
+                None => Err(format!("unknown variant '{value}'")),
+            },
+        }
+    }
+}
+
+/// `value` as a whole number within `min..=max`; the error says why not.
+fn whole_number(value: &str, min: usize, max: usize) -> Result<usize, String> {
+    let n: usize = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a whole number", value.trim()))?;
+    if n < min || n > max {
+        return Err(format!("{n} is outside {min}..{max}"));
+    }
+    Ok(n)
+}
+
 impl EngineHost {
     /// Every parameter a player or a GUI sets, with its current value,
     /// `variant` first (the search's tuning parameters are in
     /// [`tuning_params`](EngineHost::tuning_params)).
     pub fn params(&self) -> Vec<Param> {
-        let int = |name: &str, value: usize, min: usize, max: usize, help: &str| Param {
-            name: name.to_string(),
-            kind: ParamKind::Int {
-                min: min as i64,
-                max: max as i64,
-            },
-            value: value.to_string(),
-            help: help.to_string(),
-        };
-        let mut params = vec![
-            Param {
-                name: "variant".to_string(),
-                kind: ParamKind::Enum(
-                    VariantKind::ALL
-                        .iter()
-                        .map(|&k| k.hub_name().to_string())
-                        .collect(),
-                ),
-                value: self.variant.hub_name().to_string(),
-                help: variant_help(),
-            },
-            int(
-                "threads",
-                self.options.threads,
-                1,
-                MAX_THREADS,
-                "search threads",
-            ),
-            int(
-                "hash",
-                self.options.hash_mib,
-                1,
-                MAX_HASH_MIB,
-                "transposition table size in MiB",
-            ),
-            int(
-                "multipv",
-                self.options.multipv,
-                1,
-                MAX_MULTIPV,
-                "lines reported by go analyze",
-            ),
-            Param {
-                name: "book".to_string(),
-                kind: ParamKind::Bool,
-                value: self.options.book.to_string(),
-                help: "play book moves in go think and go ponder".to_string(),
-            },
-            Param {
-                name: "book-file".to_string(),
-                kind: ParamKind::String,
-                value: self.book_file().to_string(),
-                help: "opening book of this variant; empty = the shipped one".to_string(),
-            },
-            Param {
-                name: "eval-file".to_string(),
-                kind: ParamKind::String,
-                value: self.eval_file(),
-                help: "pattern weights or a network of this variant (tempo train); empty = the built-in ones"
-                    .to_string(),
-            },
-            Param {
-                name: "eval-network".to_string(),
-                kind: ParamKind::Bool,
-                value: self.builtin_network.to_string(),
-                help: "with eval-file empty: add the network built in beside the patterns (International); false = the patterns alone".to_string(),
-            },
-            Param {
-                name: "egdb-path".to_string(),
-                kind: ParamKind::String,
-                value: self.egdb_path.clone(),
-                help: "directory of the endgame tables (tempo egdb build); empty = none (but see egdb-builtin)".to_string(),
-            },
-            int(
-                "egdb-pieces",
-                self.egdb_pieces as usize,
-                2,
-                MAX_EGDB_PIECES as usize,
-                "most pieces of the endgame tables loaded",
-            ),
-            Param {
-                name: "egdb-builtin".to_string(),
-                kind: ParamKind::Bool,
-                value: self.builtin_egdb.to_string(),
-                help: "with egdb-path empty: the endgame tables of up to 4 pieces of the 8x8 variants, built in memory (about 2 s)".to_string(),
-            },
-            int(
-                "book-margin",
-                self.options.book_margin as usize,
-                0,
-                MAX_BOOK_MARGIN,
-                "book moves this many hundredths of a man from the best may be played; 0 = the best",
-            ),
-            int(
-                "level",
-                self.options.level as usize,
-                1,
-                MAX_LEVEL as usize,
-                &format!(
-                    "strength level: 1 = beginner .. {MAX_LEVEL} = full strength (go think and go ponder)"
-                ),
-            ),
-            int(
-                "elo",
-                LEVEL_ELO[self.options.level as usize - 1] as usize,
-                0,
-                MAX_ELO,
-                "approximate Elo to play at: sets the level measured nearest below it",
-            ),
-            int(
-                "contempt",
-                self.options.contempt,
-                0,
-                MAX_CONTEMPT,
-                "how much worse than equal a draw is, in hundredths of a man (not in go analyze)",
-            ),
-        ];
+        let mut params: Vec<Param> = SPECS
+            .iter()
+            .map(|spec| Param {
+                name: spec.name.to_string(),
+                kind: spec.kind.declared(),
+                value: (spec.get)(self),
+                help: (spec.help)(),
+            })
+            .collect();
         params.extend(draw_params::params(&self.draw_settings()));
         params
     }
@@ -177,140 +377,49 @@ impl EngineHost {
     /// starts a new game from the variant's initial position.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         self.ensure_idle("change a parameter")?;
-        let bad = |why: &str| EngineError::BadValue {
+        let bad = |why: String| EngineError::BadValue {
             name: name.to_string(),
-            why: why.to_string(),
+            why,
         };
-        let number = |min: usize, max: usize| -> Result<usize, EngineError> {
-            let n: usize = value
-                .trim()
-                .parse()
-                .map_err(|_| bad(&format!("'{value}' is not a whole number")))?;
-            if n < min || n > max {
-                return Err(bad(&format!("{n} is outside {min}..{max}")));
-            }
-            Ok(n)
-        };
-        let boolean = || -> Result<bool, EngineError> {
-            match value.trim().to_ascii_lowercase().as_str() {
-                "true" | "1" | "on" | "yes" => Ok(true),
-                "false" | "0" | "off" | "no" => Ok(false),
-                _ => Err(bad(&format!("'{value}' is not true or false"))),
-            }
-        };
-        match name {
-            "variant" => {
-                let kind = VariantKind::parse(value)
-                    .ok_or_else(|| bad(&format!("unknown variant '{value}'")))?;
-                if kind != self.variant {
-                    self.variant = kind;
-                    self.warm_up();
-                    self.game = new_game_state(kind, self.draw_settings());
-                    self.clear_table();
-                    self.reload_resources();
-                }
-            }
-            "threads" => self.options.threads = number(1, MAX_THREADS)?,
-            "hash" => {
-                let mib = number(1, MAX_HASH_MIB)?;
-                if mib != self.options.hash_mib {
-                    // Free the old table before allocating the new one (on a
-                    // thread of its own: unmapping gigabytes takes a while);
-                    // keep a table of the old size when the new one cannot
-                    // be had.
-                    let old = std::mem::replace(&mut self.table, Arc::new(Table::new(1)));
-                    let _ = std::thread::Builder::new()
-                        .name("table-free".to_string())
-                        .spawn(move || drop(old));
-                    match warming(mib) {
-                        Ok(table) => {
-                            self.table = table;
-                            self.options.hash_mib = mib;
-                        }
-                        Err(why) => {
-                            self.table = Arc::new(Table::new(self.options.hash_mib));
-                            return Err(bad(&why));
-                        }
-                    }
-                }
-            }
-            "multipv" => self.options.multipv = number(1, MAX_MULTIPV)?,
-            "contempt" => self.options.contempt = number(0, MAX_CONTEMPT)?,
-            "level" => self.options.level = number(1, MAX_LEVEL as usize)? as u32,
-            "elo" => self.options.level = level_for_elo(number(0, MAX_ELO)? as u32),
-            "book" => self.options.book = boolean()?,
-            "eval-network" => {
-                let on = boolean()?;
-                if on != self.builtin_network {
-                    self.builtin_network = on;
-                    self.reload_resources();
-                }
-            }
-            "egdb-builtin" => {
-                let on = boolean()?;
-                if on != self.builtin_egdb {
-                    self.builtin_egdb = on;
-                    self.reload_resources();
-                }
-            }
-            "book-file" => {
-                let path = value.trim();
-                let kind = self.variant;
-                if path.is_empty() {
-                    self.book_files[kind] = None;
-                } else {
-                    let book = book::read_file_for(kind, std::path::Path::new(path))
-                        .map_err(|e| bad(&e.to_string()))?;
-                    self.book_files[kind] = Some((path.to_string(), Arc::new(book)));
-                }
-            }
-            "egdb-path" => {
-                self.egdb_path = value.trim().to_string();
-                self.reload_resources();
-            }
-            "egdb-pieces" => {
-                let pieces = number(2, MAX_EGDB_PIECES as usize)? as u32;
-                if pieces != self.egdb_pieces {
-                    self.egdb_pieces = pieces;
-                    self.reload_resources();
-                }
-            }
-            "book-margin" => self.options.book_margin = number(0, MAX_BOOK_MARGIN)? as u32,
-            "eval-file" => {
-                let path = value.trim();
-                let kind = self.variant;
-                let file = (!path.is_empty()).then(|| PathBuf::from(path));
-                // A file that cannot be used leaves the weights in use.
-                let settings = self.resource_settings(file.as_ref());
-                if let Some(note) = self
-                    .game
-                    .load_resources(&settings)
-                    .map_err(|e| bad(&e.to_string()))?
-                {
-                    self.note = Some(note);
-                }
-                self.eval_files[kind] = file;
-            }
-            _ if TECHNIQUES.iter().any(|t| t.name == name) => {
-                let max = TECHNIQUES
-                    .iter()
-                    .find(|t| t.name == name)
-                    .map_or(0, |t| t.max);
-                let n = number(0, max as usize)? as u32;
-                self.options
-                    .techniques
-                    .set(name, n)
-                    .map_err(|why| bad(&why))?;
-            }
-            _ if name.starts_with("draw-") => {
-                let mut settings = self.draw_settings();
-                draw_params::set(&mut settings, name, value).map_err(|why| bad(&why))?;
-                self.game.set_draw_settings(settings.clone());
-                self.draw[self.variant] = settings;
-            }
-            _ => return Err(EngineError::UnknownParam(name.to_string())),
+        if let Some(spec) = SPECS.iter().find(|spec| spec.name == name) {
+            return spec.kind.set(self, value).map_err(bad);
         }
-        Ok(())
+        if let Some(technique) = TECHNIQUES.iter().find(|t| t.name == name) {
+            let n = whole_number(value, 0, technique.max as usize).map_err(bad)?;
+            return self.options.techniques.set(name, n as u32).map_err(bad);
+        }
+        if name.starts_with("draw-") {
+            let mut settings = self.draw_settings();
+            draw_params::set(&mut settings, name, value).map_err(bad)?;
+            self.game.set_draw_settings(settings.clone());
+            self.draw[self.variant] = settings;
+            return Ok(());
+        }
+        Err(EngineError::UnknownParam(name.to_string()))
+    }
+
+    /// Gives the table `mib` MiB: the old one is freed first (on a thread of
+    /// its own: unmapping gigabytes takes a while); a table of the old size
+    /// is kept when the new one cannot be had.
+    fn resize_table(&mut self, mib: usize) -> Set {
+        if mib == self.options.hash_mib {
+            return Ok(());
+        }
+        let old = std::mem::replace(&mut self.table, Arc::new(Table::new(1)));
+        let _ = std::thread::Builder::new()
+            .name("table-free".to_string())
+            .spawn(move || drop(old));
+        match warming(mib) {
+            Ok(table) => {
+                self.table = table;
+                self.options.hash_mib = mib;
+                Ok(())
+            }
+            Err(why) => {
+                self.table = Arc::new(Table::new(self.options.hash_mib));
+                Err(why)
+            }
+        }
     }
 }
 
