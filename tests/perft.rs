@@ -2,9 +2,9 @@
 //!
 //! - Every `U` row of `tests/data/perft.tsv` (International and Brazilian
 //!   rows of the reference table) must equal `perft`. Rows of at most
-//!   `NORMAL_TIER_MAX_NODES` nodes run in the normal tier; the deeper ones
-//!   run in one ignored test (`cargo test --test perft -- --ignored
-//!   --nocapture` prints a line per row).
+//!   `NORMAL_TIER_MAX_NODES` (in `common/perft_table.rs`) nodes run in the
+//!   normal tier; the deeper ones run in one ignored test (`cargo test
+//!   --test perft -- --ignored --nocapture` prints a line per row).
 //! - `K` and `P` rows count capture paths in other conventions and are not
 //!   compared (see benches/RESULTS.md); the data file keeps them, marked.
 //! - `perft_threads` with two workers equals single-threaded perft.
@@ -16,42 +16,17 @@ use std::process::Command;
 use tempo::cli::perft::{divide_threads, perft_threads};
 use tempo::rules::notation::parse_fen;
 use tempo::rules::perft::{divide, perft};
-use tempo::rules::{Brazilian, International, Position, Rules};
-
-/// Rows with more leaf nodes than this are left to the slow tier.
-const NORMAL_TIER_MAX_NODES: u64 = 150_000_000;
+use tempo::rules::{Brazilian, International, Position};
 
 const DATA: &str = include_str!("data/perft.tsv");
 
 #[path = "common/perft_table.rs"]
 mod perft_table;
-use perft_table::Row;
-
-fn rows() -> Vec<Row> {
-    perft_table::rows(DATA)
-}
-
-fn perft_of<R: Rules>(fen: &str, depth: u32) -> u64 {
-    let pos: Position<R> = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    perft(&pos, depth)
-}
-
-fn engine_count(row: &Row) -> u64 {
-    match row.variant.as_str() {
-        "international" => perft_of::<International>(&row.fen, row.depth),
-        "brazilian" => perft_of::<Brazilian>(&row.fen, row.depth),
-        other => panic!("unknown variant {other}"),
-    }
-}
-
-/// Runs the U rows selected by `keep` (see `perft_table::check_u_rows`).
-fn check_u_rows(keep: impl Fn(&Row) -> bool) -> usize {
-    perft_table::check_u_rows(&rows(), keep, engine_count)
-}
+use perft_table::{check_deep_tier, check_normal_tier, rows};
 
 #[test]
 fn data_file_has_every_convention_marked() {
-    let rows = rows();
+    let rows = rows(DATA);
     for row in &rows {
         assert!(
             ["U", "K", "P"].contains(&row.convention.as_str()),
@@ -80,7 +55,7 @@ fn data_file_has_every_convention_marked() {
 #[test]
 fn start_positions_in_the_data_are_the_engine_start_positions() {
     use tempo::rules::notation::to_fen;
-    for row in rows().iter().filter(|r| r.name == "start") {
+    for row in rows(DATA).iter().filter(|r| r.name == "start") {
         match row.variant.as_str() {
             "international" => assert_eq!(
                 parse_fen::<International>(&row.fen).unwrap(),
@@ -98,21 +73,18 @@ fn start_positions_in_the_data_are_the_engine_start_positions() {
 
 #[test]
 fn published_u_counts_international_normal_tier() {
-    let n = check_u_rows(|r| r.variant == "international" && r.nodes <= NORMAL_TIER_MAX_NODES);
-    assert!(n >= 50, "only {n} rows checked");
+    check_normal_tier(DATA, "international", 50);
 }
 
 #[test]
 fn published_u_counts_brazilian_normal_tier() {
-    let n = check_u_rows(|r| r.variant == "brazilian" && r.nodes <= NORMAL_TIER_MAX_NODES);
-    assert!(n >= 10, "only {n} rows checked");
+    check_normal_tier(DATA, "brazilian", 10);
 }
 
 #[test]
 #[ignore = "slow tier: several billion nodes, run with `cargo test -- --ignored`"]
 fn published_u_counts_deep_tier() {
-    let n = check_u_rows(|r| r.nodes > NORMAL_TIER_MAX_NODES);
-    assert!(n >= 5, "only {n} rows checked");
+    check_deep_tier(DATA, 5);
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //!
 //! - Every `U` row of `tests/data/perft_variants.tsv` (Russian, English,
 //!   Italian, Killer, Losing, Breakthrough, Frisian, Frysk!, Turkish) must equal
-//!   `perft`; rows above `NORMAL_TIER_MAX_NODES` run in the ignored slow
-//!   tier.
+//!   `perft`; rows above `NORMAL_TIER_MAX_NODES` (in
+//!   `common/perft_table.rs`) run in the ignored slow tier.
 //! - English and Italian (men and kings move one square) have a second,
 //!   deliberately simple move generator below: squares in an array, every
 //!   capture sequence listed in order, the precedence rules applied as the
@@ -16,14 +16,7 @@
 use std::collections::BTreeSet;
 
 use tempo::rules::notation::{parse_fen, to_fen};
-use tempo::rules::perft::perft;
-use tempo::rules::{
-    Breakthrough, English, Frisian, Frysk, Geometry, Italian, Killer, Losing, Position, Rules,
-    Russian, Turkish,
-};
-
-/// Rows with more leaf nodes than this are left to the slow tier.
-const NORMAL_TIER_MAX_NODES: u64 = 150_000_000;
+use tempo::rules::{English, Geometry, Italian, Position, Rules};
 
 /// K rows counted by the reference generator up to this many nodes.
 const REFERENCE_MAX_NODES: u64 = 3_000_000;
@@ -32,39 +25,11 @@ const DATA: &str = include_str!("data/perft_variants.tsv");
 
 #[path = "common/perft_table.rs"]
 mod perft_table;
-use perft_table::Row;
-
-fn rows() -> Vec<Row> {
-    perft_table::rows(DATA)
-}
-
-fn perft_of<R: Rules>(fen: &str, depth: u32) -> u64 {
-    let pos: Position<R> = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    perft(&pos, depth)
-}
-
-fn engine_count(row: &Row) -> u64 {
-    match row.variant.as_str() {
-        "russian" => perft_of::<Russian>(&row.fen, row.depth),
-        "english" => perft_of::<English>(&row.fen, row.depth),
-        "italian" => perft_of::<Italian>(&row.fen, row.depth),
-        "killer" => perft_of::<Killer>(&row.fen, row.depth),
-        "losing" => perft_of::<Losing>(&row.fen, row.depth),
-        "breakthrough" => perft_of::<Breakthrough>(&row.fen, row.depth),
-        "frisian" => perft_of::<Frisian>(&row.fen, row.depth),
-        "frysk" => perft_of::<Frysk>(&row.fen, row.depth),
-        "turkish" => perft_of::<Turkish>(&row.fen, row.depth),
-        other => panic!("unknown variant {other}"),
-    }
-}
-
-fn check_u_rows(keep: impl Fn(&Row) -> bool) -> usize {
-    perft_table::check_u_rows(&rows(), keep, engine_count)
-}
+use perft_table::{check_deep_tier, check_normal_tier, rows};
 
 #[test]
 fn data_file_rows_are_marked_and_complete() {
-    let rows = rows();
+    let rows = rows(DATA);
     let count = |variant: &str| {
         rows.iter()
             .filter(|r| r.variant == variant && r.convention == "U")
@@ -97,16 +62,14 @@ fn published_u_counts_normal_tier() {
         "frysk",
         "turkish",
     ] {
-        let n = check_u_rows(|r| r.variant == variant && r.nodes <= NORMAL_TIER_MAX_NODES);
-        assert!(n >= 6, "{variant}: only {n} rows checked");
+        check_normal_tier(DATA, variant, 6);
     }
 }
 
 #[test]
 #[ignore = "slow tier: several billion nodes, run with `cargo test -- --ignored`"]
 fn published_u_counts_deep_tier() {
-    let n = check_u_rows(|r| r.nodes > NORMAL_TIER_MAX_NODES);
-    assert!(n >= 10, "only {n} rows checked");
+    check_deep_tier(DATA, 10);
 }
 
 #[test]
@@ -379,6 +342,17 @@ fn engine_moves<R: Rules>(board: &Board) -> BTreeSet<(usize, usize, Vec<usize>)>
         .collect()
 }
 
+/// `compare_tree` over each tree `(fen, depth)` of `rules`, played by `R`;
+/// each must have more than 1000 nodes.
+fn compare_trees<R: Rules>(trees: &[(&str, u32)], rules: Short) {
+    for &(fen, depth) in trees {
+        let mut nodes = 0;
+        let board = Board::from_fen(fen, rules == Short::Italian);
+        compare_tree::<R>(&board, rules, depth, &mut nodes);
+        assert!(nodes > 1000, "{fen}: {nodes} nodes");
+    }
+}
+
 /// Compares the engine's move set with the reference's at every node.
 fn compare_tree<R: Rules>(board: &Board, rules: Short, depth: u32, nodes: &mut u64) {
     let reference = board.moves(rules);
@@ -402,7 +376,7 @@ fn compare_tree<R: Rules>(board: &Board, rules: Short, depth: u32, nodes: &mut u
 #[test]
 fn the_reference_generator_counts_the_published_k_rows() {
     let mut checked = 0;
-    for row in rows().iter().filter(|r| {
+    for row in rows(DATA).iter().filter(|r| {
         r.convention == "K"
             && (r.variant == "italian" || r.variant == "english")
             && r.nodes <= REFERENCE_MAX_NODES
@@ -437,16 +411,7 @@ fn engine_moves_equal_the_reference_moves_at_every_node() {
             7,
         ),
     ];
-    for (fen, depth) in trees {
-        let mut nodes = 0;
-        compare_tree::<Italian>(
-            &Board::from_fen(fen, true),
-            Short::Italian,
-            depth,
-            &mut nodes,
-        );
-        assert!(nodes > 1000, "{fen}: {nodes} nodes");
-    }
+    compare_trees::<Italian>(&trees, Short::Italian);
     let english = [
         (
             "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
@@ -454,14 +419,5 @@ fn engine_moves_equal_the_reference_moves_at_every_node() {
         ),
         ("W:WK3,18,22,23,26,29,30:B5,9,K16,12,K31", 6),
     ];
-    for (fen, depth) in english {
-        let mut nodes = 0;
-        compare_tree::<English>(
-            &Board::from_fen(fen, false),
-            Short::English,
-            depth,
-            &mut nodes,
-        );
-        assert!(nodes > 1000, "{fen}: {nodes} nodes");
-    }
+    compare_trees::<English>(&english, Short::English);
 }
