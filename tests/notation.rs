@@ -20,6 +20,9 @@ use tempo::rules::{
 
 type Intl = International;
 
+/// Whether an error is of the kind a bad input of a table expects.
+type Check = fn(&NotationError) -> bool;
+
 fn pos<R: Rules>(fen: &str) -> Position<R> {
     parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
@@ -35,21 +38,21 @@ fn read<R: Rules>(fen: &str, text: &str) -> (String, String) {
     )
 }
 
+/// Checks that `text`, read in `fen`, prints back as `short` and as `hub`.
+fn reads_as<R: Rules>(fen: &str, text: &str, short: &str, hub: &str) {
+    assert_eq!(
+        read::<R>(fen, text),
+        (short.to_string(), hub.to_string()),
+        "{text} in {fen}"
+    );
+}
+
 #[test]
 fn quiet_move_round_trip() {
     let start = "W:W31-50:B1-20";
-    assert_eq!(
-        read::<Intl>(start, "32-28"),
-        ("32-28".into(), "32-28".into())
-    );
-    assert_eq!(
-        read::<Intl>(start, " 35-30 "),
-        ("35-30".into(), "35-30".into())
-    );
-    assert_eq!(
-        read::<Brazilian>("W:W21-32:B1-12", "22-18"),
-        ("22-18".into(), "22-18".into())
-    );
+    reads_as::<Intl>(start, "32-28", "32-28", "32-28");
+    reads_as::<Intl>(start, " 35-30 ", "35-30", "35-30");
+    reads_as::<Brazilian>("W:W21-32:B1-12", "22-18", "22-18", "22-18");
     // Every legal move of the start positions prints and reads back.
     let p = Position::<Intl>::start();
     for &mv in p.legal_moves().iter() {
@@ -61,18 +64,9 @@ fn quiet_move_round_trip() {
 #[test]
 fn short_capture_and_hub_long_form_round_trip() {
     let fen = "W:W28:B23";
-    assert_eq!(
-        read::<Intl>(fen, "28x19"),
-        ("28x19".into(), "28x19x23".into())
-    );
-    assert_eq!(
-        read::<Intl>(fen, "28x19x23"),
-        ("28x19".into(), "28x19x23".into())
-    );
-    assert_eq!(
-        read::<Intl>(fen, "28X19"),
-        ("28x19".into(), "28x19x23".into())
-    );
+    for text in ["28x19", "28x19x23", "28X19"] {
+        reads_as::<Intl>(fen, text, "28x19", "28x19x23");
+    }
     // Hub long form lists captured squares ascending; input may use any order.
     let fen = "W:WK46:B13,28";
     for text in ["46x8x13x28", "46x8x28x13", "46:8:13:28"] {
@@ -84,15 +78,13 @@ fn short_capture_and_hub_long_form_round_trip() {
 #[test]
 fn pdn_path_input() {
     // from, landing squares, to.
-    assert_eq!(read::<Intl>("W:WK46:B13,28", "46x19x8").1, "46x8x13x28");
-    assert_eq!(
-        read::<Intl>("W:WK37:B12,13,28,39", "37x19x8x17").1,
-        "37x17x12x13x28"
-    );
-    assert_eq!(
-        read::<Intl>("W:W47:B31,32,41,42", "47x38x27x36x47").1,
-        "47x47x31x32x41x42"
-    );
+    for (fen, text, hub) in [
+        ("W:WK46:B13,28", "46x19x8", "46x8x13x28"),
+        ("W:WK37:B12,13,28,39", "37x19x8x17", "37x17x12x13x28"),
+        ("W:W47:B31,32,41,42", "47x38x27x36x47", "47x47x31x32x41x42"),
+    ] {
+        assert_eq!(read::<Intl>(fen, text).1, hub, "{text} in {fen}");
+    }
     assert_eq!(
         read::<Brazilian>("W:WK29,31:BK27,10,18", "29x15x6").1,
         "29x6x10x18"
@@ -105,10 +97,7 @@ fn coordinate_input() {
     assert_eq!(read::<Brazilian>(start, "c3-d4").0, "22-18");
     assert_eq!(read::<Brazilian>(start, "G3-H4").0, "24-20");
     // d4 x f6 taking e5.
-    assert_eq!(
-        read::<Brazilian>("W:W18:B15", "d4xf6"),
-        ("18x11".into(), "18x11x15".into())
-    );
+    reads_as::<Brazilian>("W:W18:B15", "d4xf6", "18x11", "18x11x15");
     // A king path in coordinates: a1 x e5 x c7.
     assert_eq!(
         read::<Brazilian>("W:WK29,31:BK27,10,18", "a1xe5xc7").1,
@@ -144,26 +133,30 @@ fn ambiguous_short_capture_needs_the_long_form() {
     assert!(msg.contains("47x36x14x29x31x42") && msg.contains("47x36x19x29x31x42"));
 }
 
-#[test]
-fn hub_position_strings() {
-    let start = Position::<Intl>::start();
+/// Checks the Hub string of the start position of `R`: White to move,
+/// `men` black men, `empty` empty squares, `men` white men; it reads back
+/// as Hub text and as a position.
+fn check_start_hub<R: Rules>(men: usize, empty: usize) {
+    let start = Position::<R>::start();
     let hub = to_hub(&start);
-    assert_eq!(hub.len(), 51);
+    assert_eq!(hub.len(), 1 + 2 * men + empty);
     assert_eq!(
         hub,
-        format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20))
+        format!(
+            "W{}{}{}",
+            "b".repeat(men),
+            "e".repeat(empty),
+            "w".repeat(men)
+        )
     );
-    assert_eq!(parse_hub::<Intl>(&hub), Ok(start));
-    assert_eq!(parse_position::<Intl>(&hub), Ok(start));
+    assert_eq!(parse_hub::<R>(&hub), Ok(start));
+    assert_eq!(parse_position::<R>(&hub), Ok(start));
+}
 
-    let start8 = Position::<Brazilian>::start();
-    let hub8 = to_hub(&start8);
-    assert_eq!(hub8.len(), 33);
-    assert_eq!(
-        hub8,
-        format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12))
-    );
-    assert_eq!(parse_hub::<Brazilian>(&hub8), Ok(start8));
+#[test]
+fn hub_position_strings() {
+    check_start_hub::<Intl>(20, 10);
+    check_start_hub::<Brazilian>(12, 8);
 
     // Kings, Black to move, and '.' for an empty square.
     let p = pos::<Intl>("B:WK10,31:BK46,1");
@@ -233,71 +226,76 @@ fn fen_with_coordinates_on_8x8() {
     assert_eq!(to_fen(&p), "W:WK4,22,29:B1,10");
 }
 
-#[test]
-fn malformed_fens_are_errors() {
-    let bad_square = |e: &NotationError| matches!(e, NotationError::BadSquare(_));
-    for (text, check) in [
-        ("W:W0:B1", bad_square as fn(&NotationError) -> bool),
-        ("W:W51:B1", bad_square),
-        ("W:W31:BK51", bad_square),
-        ("W:W1-51:B", bad_square),
-        ("W:Wx:B1", bad_square),
-        ("W:WK:B1", bad_square),
-        ("W:W31,,32:B1", bad_square),
-        ("W:W-5:B1", bad_square),
-        ("X:W31:B1", |e| matches!(e, NotationError::BadFen(_))),
-        ("W:W31", |e| matches!(e, NotationError::BadFen(_))),
-        ("W:W31:W32:B1", |e| matches!(e, NotationError::BadFen(_))),
-        ("W:W31:Q1:B1", |e| matches!(e, NotationError::BadFen(_))),
-        ("W:W35-31:B1", |e| matches!(e, NotationError::BadFen(_))),
-        ("W31:B1", |e| matches!(e, NotationError::BadFen(_))),
-        ("", |e| matches!(e, NotationError::Empty)),
-        ("   ", |e| matches!(e, NotationError::Empty)),
-        ("W:W1:B20", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::ManOnPromotionRow(..))
-            )
-        }),
-        ("W:W31:B46", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::ManOnPromotionRow(..))
-            )
-        }),
-        ("W:W30-50:B1", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::TooManyPieces { count: 21, .. })
-            )
-        }),
-        ("W:W31:BK1-21", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::TooManyPieces { count: 21, .. })
-            )
-        }),
-        ("W:W31,31:B1", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::DuplicateSquare(_))
-            )
-        }),
-        ("W:W31:B31", |e| {
-            matches!(
-                e,
-                NotationError::Position(PositionError::DuplicateSquare(_))
-            )
-        }),
-    ] {
-        match parse_fen::<Intl>(text) {
-            Ok(p) => panic!("{text:?} was accepted as {p:?}"),
-            Err(e) => {
-                assert!(check(&e), "{text:?}: unexpected error {e:?}");
-                assert!(!e.to_string().is_empty());
+/// Feeds every input of `table` (bad inputs grouped by the error they must
+/// give) to `parse`: each must be refused with an error of its kind, which
+/// has a message.
+fn assert_refused<T: std::fmt::Debug>(
+    table: &[(&[&str], Check)],
+    parse: impl Fn(&str) -> Result<T, NotationError>,
+) {
+    for &(texts, check) in table {
+        for &text in texts {
+            match parse(text) {
+                Ok(value) => panic!("{text:?} was accepted as {value:?}"),
+                Err(e) => {
+                    assert!(check(&e), "{text:?}: unexpected error {e:?}");
+                    assert!(!e.to_string().is_empty(), "{text:?}: {e:?}");
+                }
             }
         }
     }
+}
+
+#[test]
+fn malformed_fens_are_errors() {
+    assert_refused(
+        &[
+            (
+                &[
+                    "W:W0:B1",
+                    "W:W51:B1",
+                    "W:W31:BK51",
+                    "W:W1-51:B",
+                    "W:Wx:B1",
+                    "W:WK:B1",
+                    "W:W31,,32:B1",
+                    "W:W-5:B1",
+                ][..],
+                (|e| matches!(e, NotationError::BadSquare(_))) as Check,
+            ),
+            (
+                &[
+                    "X:W31:B1",
+                    "W:W31",
+                    "W:W31:W32:B1",
+                    "W:W31:Q1:B1",
+                    "W:W35-31:B1",
+                    "W31:B1",
+                ],
+                |e| matches!(e, NotationError::BadFen(_)),
+            ),
+            (&["", "   "], |e| matches!(e, NotationError::Empty)),
+            (&["W:W1:B20", "W:W31:B46"], |e| {
+                matches!(
+                    e,
+                    NotationError::Position(PositionError::ManOnPromotionRow(..))
+                )
+            }),
+            (&["W:W30-50:B1", "W:W31:BK1-21"], |e| {
+                matches!(
+                    e,
+                    NotationError::Position(PositionError::TooManyPieces { count: 21, .. })
+                )
+            }),
+            (&["W:W31,31:B1", "W:W31:B31"], |e| {
+                matches!(
+                    e,
+                    NotationError::Position(PositionError::DuplicateSquare(_))
+                )
+            }),
+        ],
+        parse_fen::<Intl>,
+    );
     for text in [
         "W:W33:B1",
         "W:W21-32:B0",
@@ -313,62 +311,23 @@ fn malformed_fens_are_errors() {
 
 #[test]
 fn malformed_hub_strings_are_errors() {
-    let e = parse_hub::<Intl>(&format!("W{}", "e".repeat(49))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadLength {
-            expected: 51,
-            found: 50
-        }
-    );
-    let e = parse_hub::<Intl>(&format!("W{}", "e".repeat(51))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadLength {
-            expected: 51,
-            found: 52
-        }
-    );
-    let e = parse_hub::<Brazilian>(&format!("W{}", "e".repeat(50))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadLength {
-            expected: 33,
-            found: 51
-        }
-    );
-    let e = parse_hub::<Brazilian>(&format!("W{}", "e".repeat(31))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadLength {
-            expected: 33,
-            found: 32
-        }
-    );
-    let e = parse_hub::<Intl>(&format!("X{}", "e".repeat(50))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadChar {
-            index: 0,
-            found: 'X'
-        }
-    );
-    let e = parse_hub::<Intl>(&format!("Wx{}", "e".repeat(49))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadChar {
-            index: 1,
-            found: 'x'
-        }
-    );
-    let e = parse_hub::<Brazilian>(&format!("B{}1", "e".repeat(31))).unwrap_err();
-    assert_eq!(
-        e,
-        NotationError::BadChar {
-            index: 32,
-            found: '1'
-        }
-    );
+    let bad_length = |expected, found| NotationError::BadLength { expected, found };
+    let bad_char = |index, found| NotationError::BadChar { index, found };
+    for (text, error) in [
+        (format!("W{}", "e".repeat(49)), bad_length(51, 50)),
+        (format!("W{}", "e".repeat(51)), bad_length(51, 52)),
+        (format!("X{}", "e".repeat(50)), bad_char(0, 'X')),
+        (format!("Wx{}", "e".repeat(49)), bad_char(1, 'x')),
+    ] {
+        assert_eq!(parse_hub::<Intl>(&text), Err(error), "{text}");
+    }
+    for (text, error) in [
+        (format!("W{}", "e".repeat(50)), bad_length(33, 51)),
+        (format!("W{}", "e".repeat(31)), bad_length(33, 32)),
+        (format!("B{}1", "e".repeat(31)), bad_char(32, '1')),
+    ] {
+        assert_eq!(parse_hub::<Brazilian>(&text), Err(error), "{text}");
+    }
     // A non-ASCII character counts as one character.
     assert!(parse_hub::<Intl>(&format!("W{}é", "e".repeat(49))).is_err());
     assert_eq!(parse_hub::<Intl>(""), Err(NotationError::Empty));
@@ -406,28 +365,24 @@ fn malformed_squares_and_moves_are_errors() {
         );
     }
     let start = Position::<Intl>::start();
-    for (text, check) in [
-        (
-            "",
-            (|e| matches!(e, NotationError::Empty)) as fn(&NotationError) -> bool,
-        ),
-        ("  ", |e| matches!(e, NotationError::Empty)),
-        ("32", |e| matches!(e, NotationError::BadMoveSyntax(_))),
-        ("32-28-23", |e| matches!(e, NotationError::BadMoveSyntax(_))),
-        ("hello", |e| matches!(e, NotationError::BadMoveSyntax(_))),
-        ("32-51", |e| matches!(e, NotationError::BadSquare(_))),
-        ("0-5", |e| matches!(e, NotationError::BadSquare(_))),
-        ("x", |e| matches!(e, NotationError::BadSquare(_))),
-        ("32-", |e| matches!(e, NotationError::BadSquare(_))),
-        ("32-23", |e| matches!(e, NotationError::IllegalMove(_))),
-        ("28-23", |e| matches!(e, NotationError::IllegalMove(_))),
-        ("32x28x23", |e| matches!(e, NotationError::IllegalMove(_))),
-    ] {
-        match parse_move(&start, text) {
-            Ok(mv) => panic!("{text:?} was accepted as {mv:?}"),
-            Err(e) => assert!(check(&e), "{text:?}: unexpected error {e:?}"),
-        }
-    }
+    assert_refused(
+        &[
+            (
+                &["", "  "][..],
+                (|e| matches!(e, NotationError::Empty)) as Check,
+            ),
+            (&["32", "32-28-23", "hello"], |e| {
+                matches!(e, NotationError::BadMoveSyntax(_))
+            }),
+            (&["32-51", "0-5", "x", "32-"], |e| {
+                matches!(e, NotationError::BadSquare(_))
+            }),
+            (&["32-23", "28-23", "32x28x23"], |e| {
+                matches!(e, NotationError::IllegalMove(_))
+            }),
+        ],
+        |text| parse_move(&start, text),
+    );
     // 33 is not a square on 8x8.
     let start8 = Position::<Brazilian>::start();
     assert!(matches!(
