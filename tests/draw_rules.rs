@@ -90,6 +90,46 @@ fn draw(reason: DrawReason) -> GameResult {
     GameResult::Draw(reason)
 }
 
+/// Walks kings (`king_walk`) for `plies` plies, after which the game must
+/// still be on.
+fn walk_still_on<R: Rules>(g: &mut Game<R>, plies: usize, context: &str) {
+    king_walk(g, plies);
+    assert_eq!(g.result(), GameResult::Ongoing, "{context}");
+}
+
+/// Walks kings (`king_walk`) to ply `end - 1` of the game, which must
+/// still be on there, then plays ply `end`, which must draw it by `reason`.
+fn walk_to_draw<R: Rules>(g: &mut Game<R>, end: usize, reason: DrawReason, context: &str) {
+    let before = end - 1;
+    walk_still_on(
+        g,
+        before - g.moves().len(),
+        &format!("{context}: ply {before}"),
+    );
+    king_walk(g, 1);
+    assert_eq!(g.result(), draw(reason), "{context}: ply {end}");
+    assert_eq!(g.end_ply(), Some(end), "{context}");
+}
+
+/// A game of International from `text` under its draw settings as
+/// `change` leaves them.
+fn with_settings(text: &str, change: impl FnOnce(&mut DrawSettings)) -> Game<International> {
+    let mut settings = DrawSettings::for_variant(VariantKind::International);
+    change(&mut settings);
+    Game::with_settings(fen(text), settings)
+}
+
+/// The draw-rule clocks of `g`: reversible plies, and the plies of the
+/// short and the long endgame clocks where they run.
+fn plies<R: Rules>(g: &Game<R>) -> (u32, Option<u32>, Option<u32>) {
+    let clocks = g.clocks();
+    (
+        clocks.reversible_plies(),
+        clocks.short_endgame_plies(),
+        clocks.long_endgame_plies(),
+    )
+}
+
 /// Two kings and two men a side: no endgame class, so only the king-move
 /// rule and repetition apply.
 const INTERNATIONAL_OPEN: &str = "W:WK46,K50,31,32:BK1,K5,19,20";
@@ -103,21 +143,13 @@ fn king_move_rule_draws_on_the_25th_move_not_the_24th() {
     king_walk(&mut g, 48);
     assert_eq!(g.clocks().reversible_plies(), 48);
     assert_eq!(g.result(), GameResult::Ongoing, "24 moves each");
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), GameResult::Ongoing, "White's 25th move only");
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::KingMoves), "25 moves each");
-    assert_eq!(g.end_ply(), Some(50));
+    walk_to_draw(&mut g, 50, DrawReason::KingMoves, "25 moves each");
 }
 
 #[test]
 fn brazilian_king_move_rule_is_20_moves() {
     let mut g = game::<Brazilian>(BRAZILIAN_OPEN);
-    king_walk(&mut g, 39);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::KingMoves));
-    assert_eq!(g.end_ply(), Some(40));
+    walk_to_draw(&mut g, 40, DrawReason::KingMoves, "20 moves each");
 }
 
 #[test]
@@ -181,15 +213,7 @@ fn five_move_rule_draws_on_the_5th_move_not_the_4th() {
     for start in ["W:WK46,K50:BK3", "W:WK46,31:BK3", "W:WK47:BK3"] {
         let mut g = game::<International>(start);
         assert_eq!(g.clocks().short_endgame_plies(), Some(0), "{start}");
-        king_walk(&mut g, 9);
-        assert_eq!(
-            g.result(),
-            GameResult::Ongoing,
-            "{start}: 4 moves for Black"
-        );
-        king_walk(&mut g, 1);
-        assert_eq!(g.result(), draw(DrawReason::ShortEndgame), "{start}");
-        assert_eq!(g.end_ply(), Some(10));
+        walk_to_draw(&mut g, 10, DrawReason::ShortEndgame, start);
     }
 }
 
@@ -204,13 +228,8 @@ fn ten_move_rule_draws_on_the_10th_move_not_the_9th() {
     ] {
         let mut g = game::<International>(start);
         assert_eq!(g.clocks().long_endgame_plies(), Some(0), "{start}");
-        king_walk(&mut g, 18);
-        assert_eq!(g.result(), GameResult::Ongoing, "{start}: 9 moves each");
-        king_walk(&mut g, 1);
-        assert_eq!(g.result(), GameResult::Ongoing, "{start}");
-        king_walk(&mut g, 1);
-        assert_eq!(g.result(), draw(DrawReason::LongEndgame), "{start}");
-        assert_eq!(g.end_ply(), Some(20));
+        walk_still_on(&mut g, 18, &format!("{start}: 9 moves each"));
+        walk_to_draw(&mut g, 20, DrawReason::LongEndgame, start);
     }
 }
 
@@ -221,11 +240,7 @@ fn a_man_move_does_not_reset_the_endgame_clock() {
     g.play_text("31-26").unwrap();
     assert_eq!(g.clocks().reversible_plies(), 0);
     assert_eq!(g.clocks().long_endgame_plies(), Some(7));
-    king_walk(&mut g, 12);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::LongEndgame));
-    assert_eq!(g.end_ply(), Some(20));
+    walk_to_draw(&mut g, 20, DrawReason::LongEndgame, "man move on ply 7");
 }
 
 #[test]
@@ -236,8 +251,7 @@ fn material_outside_the_classes_runs_no_endgame_clock() {
     assert_eq!(g.clocks().short_endgame_plies(), None);
     // Two kings against two kings: a class in Brazilian only.
     let mut g = game::<International>("W:WK46,K50:BK1,K5");
-    king_walk(&mut g, 10);
-    assert_eq!(g.result(), GameResult::Ongoing);
+    walk_still_on(&mut g, 10, "2K v 2K: no class in International");
 }
 
 // ---- Brazilian thresholds ---------------------------------------------------
@@ -245,27 +259,15 @@ fn material_outside_the_classes_runs_no_endgame_clock() {
 #[test]
 fn brazilian_three_kings_v_king_is_20_moves() {
     let mut g = game::<Brazilian>("W:WK29,K30,K32:BK2");
-    king_walk(&mut g, 20);
-    assert_eq!(
-        g.result(),
-        GameResult::Ongoing,
-        "10 moves each: not in Brazilian"
-    );
-    king_walk(&mut g, 19);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::LongEndgame));
-    assert_eq!(g.end_ply(), Some(40));
+    walk_still_on(&mut g, 20, "10 moves each: not in Brazilian");
+    walk_to_draw(&mut g, 40, DrawReason::LongEndgame, "20 moves each");
 }
 
 #[test]
 fn brazilian_five_move_endings_include_two_kings_v_two_kings() {
     for start in ["W:WK29,K32:BK1,K4", "W:WK29,K32:BK1,5", "W:WK29:BK1,5"] {
         let mut g = game::<Brazilian>(start);
-        king_walk(&mut g, 9);
-        assert_eq!(g.result(), GameResult::Ongoing, "{start}");
-        king_walk(&mut g, 1);
-        assert_eq!(g.result(), draw(DrawReason::ShortEndgame), "{start}");
+        walk_to_draw(&mut g, 10, DrawReason::ShortEndgame, start);
     }
     // K+M v K+M is not in the Brazilian list.
     let g = game::<Brazilian>("W:WK29,22:BK1,11");
@@ -286,45 +288,26 @@ fn a_promotion_can_start_an_endgame_clock() {
 
 #[test]
 fn defaults_per_variant() {
-    let i = DrawSettings::for_variant(VariantKind::International);
-    assert_eq!(
-        (
-            i.repetitions,
-            i.king_moves,
-            i.short_endgame_moves,
-            i.long_endgame_moves
-        ),
-        (3, 25, 5, 10)
-    );
-    let b = DrawSettings::for_variant(VariantKind::Brazilian);
-    assert_eq!(
-        (
-            b.repetitions,
-            b.king_moves,
-            b.short_endgame_moves,
-            b.long_endgame_moves
-        ),
-        (3, 20, 5, 20)
-    );
+    for (kind, thresholds) in [
+        (VariantKind::International, (3, 25, 5, 10)),
+        (VariantKind::Brazilian, (3, 20, 5, 20)),
+    ] {
+        let s = DrawSettings::for_variant(kind);
+        let got = (
+            s.repetitions,
+            s.king_moves,
+            s.short_endgame_moves,
+            s.long_endgame_moves,
+        );
+        assert_eq!(got, thresholds, "{kind:?}");
+    }
 }
 
 #[test]
 fn the_fmjd_16_move_rule_is_one_setting_away() {
-    let start = "W:WK46,K47,K50:BK3";
-    let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.long_endgame_moves = 16;
-    let mut g = Game::<International>::with_settings(fen(start), settings);
-    king_walk(&mut g, 20);
-    assert_eq!(
-        g.result(),
-        GameResult::Ongoing,
-        "10 moves: not a draw at 16"
-    );
-    king_walk(&mut g, 11);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::LongEndgame));
-    assert_eq!(g.end_ply(), Some(32));
+    let mut g = with_settings("W:WK46,K47,K50:BK3", |s| s.long_endgame_moves = 16);
+    walk_still_on(&mut g, 20, "10 moves: not a draw at 16");
+    walk_to_draw(&mut g, 32, DrawReason::LongEndgame, "16 moves each");
     // Back to the seed's 10: the same game was drawn at ply 20.
     g.set_settings(DrawSettings::for_variant(VariantKind::International));
     assert_eq!(g.end_ply(), Some(20));
@@ -333,25 +316,18 @@ fn the_fmjd_16_move_rule_is_one_setting_away() {
 #[test]
 fn changing_a_setting_changes_the_outcome() {
     let moves = "50-45 1-6 45-50 6-1 50-45 1-6 45-50 6-1";
-    let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.repetitions = 4;
-    let mut g = Game::<International>::with_settings(fen(INTERNATIONAL_OPEN), settings);
+    let mut g = with_settings(INTERNATIONAL_OPEN, |s| s.repetitions = 4);
     g.play_list(moves).unwrap();
     assert_eq!(g.result(), GameResult::Ongoing);
     g.play_list("50-45 1-6 45-50 6-1").unwrap();
     assert_eq!(g.result(), draw(DrawReason::Repetition));
 
-    let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.king_moves = 3;
-    let mut g = Game::<International>::with_settings(fen(INTERNATIONAL_OPEN), settings);
+    let mut g = with_settings(INTERNATIONAL_OPEN, |s| s.king_moves = 3);
     king_walk(&mut g, 6);
     assert_eq!(g.result(), draw(DrawReason::KingMoves));
 
-    let mut settings = DrawSettings::for_variant(VariantKind::International);
-    settings.short_endgame_moves = 0;
-    let mut g = Game::<International>::with_settings(fen("W:WK46,K50:BK3"), settings);
-    king_walk(&mut g, 20);
-    assert_eq!(g.result(), GameResult::Ongoing, "rule off");
+    let mut g = with_settings("W:WK46,K50:BK3", |s| s.short_endgame_moves = 0);
+    walk_still_on(&mut g, 20, "rule off");
 }
 
 // ---- class changes and the last allowed move (decisions, protocol.md) --------
@@ -368,11 +344,7 @@ fn from_3v1_to_2v1_late_the_running_10_move_clock_governs() {
         Some(0),
         "2K v K: the 5-move clock starts"
     );
-    king_walk(&mut g, 3);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::LongEndgame), "ply 20, not 26");
-    assert_eq!(g.end_ply(), Some(20));
+    walk_to_draw(&mut g, 20, DrawReason::LongEndgame, "ply 20, not 26");
 }
 
 #[test]
@@ -380,11 +352,7 @@ fn from_3v1_to_2v1_early_the_new_5_move_clock_governs() {
     let mut g = game::<International>("W:WK46,K47,K50:BK3");
     offer_and_take(&mut g); // Plies 1 and 2.
     assert_eq!(g.clocks().short_endgame_plies(), Some(0));
-    king_walk(&mut g, 9);
-    assert_eq!(g.result(), GameResult::Ongoing);
-    king_walk(&mut g, 1);
-    assert_eq!(g.result(), draw(DrawReason::ShortEndgame), "ply 12, not 20");
-    assert_eq!(g.end_ply(), Some(12));
+    walk_to_draw(&mut g, 12, DrawReason::ShortEndgame, "ply 12, not 20");
 }
 
 #[test]
@@ -455,40 +423,37 @@ const BLOCKED_GAME: &str = "34-29 19-23 32-27 23x34 39x30x34 20-24 30x19x24 14x2
     17-21 42-38 6-11 47-42 14-20 25x3x9x20 21-27 50-45 15-20 24x4x10x20 12-18 4x6x11x18 27-31 \
     3x1x7x8 2-7 1x18x7 16-21 37x17x21x31 5-10 17-12 10-14 35-30 14-20 6-17 20-25 18-9";
 
+/// Replays `moves` from the start of `R`: `plies` plies that end at `fen`.
+fn replay_to<R: Rules>(moves: &str, plies: usize, fen: &str) -> Game<R> {
+    let g = Game::replay(Position::<R>::start(), moves).unwrap();
+    assert_eq!(g.moves().len(), plies);
+    assert_eq!(to_fen(g.position()), fen);
+    g
+}
+
 #[test]
 fn whole_international_game_replays_to_the_5_move_draw() {
-    let g = Game::replay(Position::<International>::start(), INTERNATIONAL_GAME).unwrap();
-    assert_eq!(g.moves().len(), 107);
-    assert_eq!(to_fen(g.position()), "B:WK45:B26,K36");
+    let g = replay_to::<International>(INTERNATIONAL_GAME, 107, "B:WK45:B26,K36");
     assert_eq!(g.result(), draw(DrawReason::ShortEndgame));
     assert_eq!(g.end_ply(), Some(107));
-    let clocks = g.clocks();
-    assert_eq!(clocks.reversible_plies(), 10);
-    assert_eq!(clocks.short_endgame_plies(), Some(10));
-    assert_eq!(clocks.long_endgame_plies(), None);
+    assert_eq!(plies(&g), (10, Some(10), None));
     assert_eq!(g.history_keys().len(), 11);
 }
 
 #[test]
 fn whole_brazilian_game_replays_through_a_class_change() {
-    let g = Game::replay(Position::<Brazilian>::start(), BRAZILIAN_GAME).unwrap();
-    assert_eq!(g.moves().len(), 52);
-    assert_eq!(to_fen(g.position()), "W:WK28,29:BK15");
+    let g = replay_to::<Brazilian>(BRAZILIAN_GAME, 52, "W:WK28,29:BK15");
     assert_eq!(g.result(), draw(DrawReason::ShortEndgame));
     assert_eq!(g.end_ply(), Some(52));
-    let clocks = g.clocks();
-    assert_eq!(clocks.reversible_plies(), 10);
-    assert_eq!(clocks.short_endgame_plies(), Some(10));
-    assert_eq!(clocks.long_endgame_plies(), Some(11));
+    assert_eq!(plies(&g), (10, Some(10), Some(11)));
 }
 
 #[test]
 fn whole_game_ending_in_a_blocked_position() {
-    let g = Game::replay(Position::<International>::start(), BLOCKED_GAME).unwrap();
-    assert_eq!(g.moves().len(), 63);
-    assert_eq!(
-        to_fen(g.position()),
-        "B:WK9,12,K17,30,34,36,38,39,41,42,43,45,46,48:B25"
+    let g = replay_to::<International>(
+        BLOCKED_GAME,
+        63,
+        "B:WK9,12,K17,30,34,36,38,39,41,42,43,45,46,48:B25",
     );
     assert_eq!(g.result(), GameResult::WhiteWins(WinReason::Blocked));
     assert_eq!(g.result().score(), "1-0");
@@ -597,42 +562,49 @@ fn last_line(text: &str) -> &str {
     text.lines().last().unwrap_or("")
 }
 
+/// The standard output of `tempo game` with `args`, which must succeed.
+fn game_output(args: &[&str]) -> String {
+    let (code, out, err) = tempo_game(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
 #[test]
 fn tempo_game_prints_the_result_as_its_last_line() {
-    let (code, out, _) = tempo_game(&["--variant", "international", "--moves", INTERNATIONAL_GAME]);
-    assert_eq!(code, 0);
+    let out = game_output(&["--variant", "international", "--moves", INTERNATIONAL_GAME]);
     assert_eq!(last_line(&out), "result=1/2-1/2 reason=5-move");
     assert!(
         out.contains("plies=107 king-plies=10 short-endgame-plies=10"),
         "{out}"
     );
-
-    let (code, out, _) = tempo_game(&["--variant", "brazilian", "--moves", BRAZILIAN_GAME]);
-    assert_eq!(code, 0);
-    assert_eq!(last_line(&out), "result=1/2-1/2 reason=5-move");
-
-    let (code, out, _) = tempo_game(&["--moves", BLOCKED_GAME]);
-    assert_eq!(code, 0);
-    assert_eq!(last_line(&out), "result=1-0 reason=no-moves");
-
-    let (code, out, _) = tempo_game(&["--variant", "international", "--moves", "32-28 19-23"]);
-    assert_eq!(code, 0);
-    assert_eq!(last_line(&out), "result=* reason=none");
-
-    let (code, out, _) = tempo_game(&[
-        "--fen",
-        INTERNATIONAL_OPEN,
-        "--moves",
-        "50-45 1-6 45-50 6-1 50-45 1-6 45-50 6-1",
-    ]);
-    assert_eq!(code, 0);
-    assert_eq!(last_line(&out), "result=1/2-1/2 reason=repetition");
+    for (args, result) in [
+        (
+            &["--variant", "brazilian", "--moves", BRAZILIAN_GAME][..],
+            "result=1/2-1/2 reason=5-move",
+        ),
+        (&["--moves", BLOCKED_GAME], "result=1-0 reason=no-moves"),
+        (
+            &["--variant", "international", "--moves", "32-28 19-23"],
+            "result=* reason=none",
+        ),
+        (
+            &[
+                "--fen",
+                INTERNATIONAL_OPEN,
+                "--moves",
+                "50-45 1-6 45-50 6-1 50-45 1-6 45-50 6-1",
+            ],
+            "result=1/2-1/2 reason=repetition",
+        ),
+    ] {
+        assert_eq!(last_line(&game_output(args)), result, "{args:?}");
+    }
 }
 
 #[test]
 fn tempo_game_settings_change_the_outcome() {
     let moves = "50-45 1-6 45-50 6-1 50-45 1-6 45-50 6-1";
-    let (code, out, _) = tempo_game(&[
+    let out = game_output(&[
         "--fen",
         INTERNATIONAL_OPEN,
         "--set",
@@ -640,7 +612,6 @@ fn tempo_game_settings_change_the_outcome() {
         "--moves",
         moves,
     ]);
-    assert_eq!(code, 0);
     assert_eq!(last_line(&out), "result=* reason=none");
     let (code, _, err) = tempo_game(&["--set", "draw-repetitions=1"]);
     assert_eq!(code, 2);
