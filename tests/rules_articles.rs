@@ -25,42 +25,43 @@
 
 use std::collections::BTreeSet;
 
-use tempo::rules::notation::{format_move, parse_fen, parse_move, parse_square, to_fen};
+use tempo::rules::notation::{format_move, parse_move, parse_square, to_fen};
 use tempo::rules::{
     Brazilian, International, MoveStyle, NotationError, Piece, Position, Rules, Side, Square,
 };
 
 type Intl = International;
 
-fn pos<R: Rules>(fen: &str) -> Position<R> {
-    parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+#[path = "common/legal_moves.rs"]
+mod legal_moves;
+use legal_moves::{assert_moves, assert_moves_of, pos};
 
-/// The legal moves of a position in Hub long form; fails if the engine
-/// lists one move twice.
-fn moves_of<R: Rules>(p: &Position<R>) -> BTreeSet<String> {
-    let list = p.legal_moves();
-    let set: BTreeSet<String> = list
-        .iter()
-        .map(|&m| format_move::<R>(m, MoveStyle::Hub))
-        .collect();
-    assert_eq!(set.len(), list.len(), "a move is listed twice in {p:?}");
-    set
-}
-
-/// Asserts the exact set of legal moves of `fen`.
-fn assert_moves<R: Rules>(fen: &str, expected: &[&str]) {
+/// Asserts that `text` is the one legal move of `fen`, and plays it.
+fn play_only_move<R: Rules>(fen: &str, text: &str) -> Position<R> {
     let p = pos::<R>(fen);
-    let got = moves_of(&p);
-    let want: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
-    assert_eq!(want.len(), expected.len(), "expected list has a duplicate");
-    assert_eq!(got, want, "legal moves of {fen}\n{p}");
+    assert_moves_of(&p, &[text]);
+    play(&p, text)
 }
 
 fn sq<R: Rules>(text: &str) -> u8 {
     parse_square::<R>(text)
         .unwrap_or_else(|e| panic!("{text}: {e}"))
         .get()
+}
+
+/// Checks the numbering of `R`: each coordinate of `coords` names its
+/// square, every number of `1..=squares` reads as itself, and every text
+/// of `bad` is refused.
+fn check_numbering<R: Rules>(coords: &[(&str, u8)], squares: u8, bad: &[&str]) {
+    for &(coord, n) in coords {
+        assert_eq!(sq::<R>(coord), n, "{coord}");
+    }
+    for n in 1..=squares {
+        assert_eq!(sq::<R>(&n.to_string()), n);
+    }
+    for text in bad {
+        assert!(parse_square::<R>(text).is_err(), "{text}");
+    }
 }
 
 fn square(n: u8) -> Square {
@@ -120,22 +121,20 @@ fn first_move_white_starts_and_sides_alternate() {
     let start = Position::<Intl>::start();
     assert_eq!(start.side_to_move(), Side::White);
     // Front men 31..35 step to 26..30; 35 (j4) has only 30.
-    assert_eq!(
-        moves_of(&start),
-        ["31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+    assert_moves_of(
+        &start,
+        &[
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+        ],
     );
     let after = play(&start, "32-28");
     assert_eq!(after.side_to_move(), Side::Black);
     // Black's front men 16..20 step down to 21..25; nothing touches 28.
-    assert_eq!(
-        moves_of(&after),
-        ["16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+    assert_moves_of(
+        &after,
+        &[
+            "16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25",
+        ],
     );
     assert_eq!(play(&after, "19-23").side_to_move(), Side::White);
 }
@@ -360,24 +359,18 @@ fn two_pieces_in_a_row_cannot_be_jumped() {
 #[test]
 fn promotion_only_when_the_move_ends_on_the_far_row() {
     // f8 x e9 reaches d10 (far row) and must go on x c9 to b8: a man.
-    let p = pos::<Intl>("W:W13:B7,8");
-    assert_eq!(moves_of(&p), BTreeSet::from(["13x11x7x8".to_string()]));
-    let after = play(&p, "13x11x7x8");
+    let after = play_only_move::<Intl>("W:W13:B7,8", "13x11x7x8");
     assert_eq!(after.piece_at(square(11)), Some(Piece::Man(Side::White)));
     assert_eq!(after.piece_at(square(13)), None);
     assert_eq!(after.piece_at(square(7)), None);
     assert_eq!(after.piece_at(square(8)), None);
     // The same capture ending on d10 crowns.
-    let p = pos::<Intl>("W:W13:B8");
-    assert_eq!(moves_of(&p), BTreeSet::from(["13x2x8".to_string()]));
-    let after = play(&p, "13x2x8");
+    let after = play_only_move::<Intl>("W:W13:B8", "13x2x8");
     assert_eq!(after.piece_at(square(2)), Some(Piece::King(Side::White)));
     // Quiet moves crown too, for both sides.
     let after = play(&pos::<Intl>("W:W6:B"), "6-1");
     assert_eq!(after.piece_at(square(1)), Some(Piece::King(Side::White)));
-    let p = pos::<Intl>("B:W:B45");
-    assert_eq!(moves_of(&p), BTreeSet::from(["45-50".to_string()]));
-    let after = play(&p, "45-50");
+    let after = play_only_move::<Intl>("B:W:B45", "45-50");
     assert_eq!(after.piece_at(square(50)), Some(Piece::King(Side::Black)));
     assert_eq!(to_fen(&after), "W:W:BK50");
 }
@@ -398,10 +391,7 @@ fn win_no_legal_move_loses() {
     // Black, to move in the same position, has moves.
     let black = p.with_side_to_move(Side::Black);
     assert!(!black.is_lost());
-    assert_eq!(
-        moves_of(&black),
-        BTreeSet::from(["37-42".to_string(), "41-47".to_string()])
-    );
+    assert_moves_of(&black, &["37-42", "41-47"]);
     assert!(!Position::<Intl>::start().is_lost());
     assert!(pos::<Brazilian>("B:W29:B").is_lost());
 }
@@ -415,22 +405,18 @@ fn win_no_legal_move_loses() {
 /// 1-20, White on 31-50.
 #[test]
 fn international_numbering_and_start_position() {
-    for (coord, n) in [
-        ("b10", 1),
-        ("j10", 5),
-        ("a9", 6),
-        ("i9", 10),
-        ("a1", 46),
-        ("i1", 50),
-    ] {
-        assert_eq!(sq::<Intl>(coord), n, "{coord}");
-    }
-    for n in 1..=50u8 {
-        assert_eq!(sq::<Intl>(&n.to_string()), n);
-    }
-    for bad in ["0", "51", "k1", "a11"] {
-        assert!(parse_square::<Intl>(bad).is_err(), "{bad}");
-    }
+    check_numbering::<Intl>(
+        &[
+            ("b10", 1),
+            ("j10", 5),
+            ("a9", 6),
+            ("i9", 10),
+            ("a1", 46),
+            ("i1", 50),
+        ],
+        50,
+        &["0", "51", "k1", "a11"],
+    );
     let start = Position::<Intl>::start();
     let pieces = start.piece_list();
     assert_eq!(pieces.len(), 40);
@@ -466,22 +452,18 @@ fn international_notation_from_to_and_fromxto() {
 /// as `shared/spec/rules.md` decides.
 #[test]
 fn brazilian_numbering() {
-    for (coord, n) in [
-        ("b8", 1),
-        ("h8", 4),
-        ("a7", 5),
-        ("a1", 29),
-        ("g1", 32),
-        ("c3", 22),
-    ] {
-        assert_eq!(sq::<Brazilian>(coord), n, "{coord}");
-    }
-    for n in 1..=32u8 {
-        assert_eq!(sq::<Brazilian>(&n.to_string()), n);
-    }
-    for bad in ["0", "33", "i1", "a9", "b1"] {
-        assert!(parse_square::<Brazilian>(bad).is_err(), "{bad}");
-    }
+    check_numbering::<Brazilian>(
+        &[
+            ("b8", 1),
+            ("h8", 4),
+            ("a7", 5),
+            ("a1", 29),
+            ("g1", 32),
+            ("c3", 22),
+        ],
+        32,
+        &["0", "33", "i1", "a9", "b1"],
+    );
 }
 
 /// Czech rules art. 1-2 (seed 002 §1-2): 12 men each, White on a1,c1,e1,g1,
@@ -508,12 +490,11 @@ fn brazilian_start_position() {
     assert_eq!(start.piece_list().len(), 24);
     assert_eq!(start.side_to_move(), Side::White);
     // a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4.
-    assert_eq!(
-        moves_of(&start),
-        ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+    assert_moves_of(
+        &start,
+        &[
+            "21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20",
+        ],
     );
     let mv = parse_move(&start, "c3-d4").unwrap();
     assert_eq!(format_move::<Brazilian>(mv, MoveStyle::Short), "22-18");
@@ -535,9 +516,7 @@ fn brazilian_majority_and_king() {
 #[test]
 fn brazilian_promotion_passing_far_row() {
     // d6 x e7 lands on f8 (far row) and goes on x g7 to h6: still a man.
-    let p = pos::<Brazilian>("W:W10:B7,8");
-    assert_eq!(moves_of(&p), BTreeSet::from(["10x12x7x8".to_string()]));
-    let after = play(&p, "10x12x7x8");
+    let after = play_only_move::<Brazilian>("W:W10:B7,8", "10x12x7x8");
     assert_eq!(after.piece_at(square(12)), Some(Piece::Man(Side::White)));
     // Ending on f8 crowns.
     let after = play(&pos::<Brazilian>("W:W10:B7"), "10x3x7");

@@ -9,34 +9,17 @@
 //! by row from White's top left), except Italian, whose board is turned:
 //! 1 = a8, 4 = g8, 29 = b1, 32 = h1. 10x10: 1 = b10, 46 = a1.
 
-use std::collections::BTreeSet;
-
 use tempo::referee::{Game, GameResult, WinReason};
-use tempo::rules::notation::{format_move, parse_fen, parse_move};
+use tempo::rules::notation::parse_move;
 use tempo::rules::{
     Brazilian, Breakthrough, DrawClocks, DrawReason, DrawSettings, English, Frisian, Frysk,
-    International, Italian, Killer, Losing, LosingBrazilian, MoveStyle, Piece, Position, Rules,
-    Russian, Side, Square, Turkish, VariantKind,
+    International, Italian, Killer, Losing, LosingBrazilian, Piece, Position, Rules, Russian, Side,
+    Square, Turkish, VariantKind,
 };
 
-fn pos<R: Rules>(fen: &str) -> Position<R> {
-    parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-/// Asserts the exact set of legal moves of `fen` in Hub long form; fails
-/// if the engine lists one move twice.
-fn assert_moves<R: Rules>(fen: &str, expected: &[&str]) {
-    let p = pos::<R>(fen);
-    let list = p.legal_moves();
-    let got: BTreeSet<String> = list
-        .iter()
-        .map(|&m| format_move::<R>(m, MoveStyle::Hub))
-        .collect();
-    assert_eq!(got.len(), list.len(), "a move is listed twice in {fen}");
-    let want: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
-    assert_eq!(want.len(), expected.len(), "expected list has a duplicate");
-    assert_eq!(got, want, "{} legal moves of {fen}\n{p}", R::NAME);
-}
+#[path = "common/legal_moves.rs"]
+mod legal_moves;
+use legal_moves::{assert_moves, assert_moves_of, moves_of, pos};
 
 fn play<R: Rules>(p: &Position<R>, text: &str) -> Position<R> {
     let mv = parse_move(p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -159,16 +142,12 @@ fn italian_board_is_turned() {
     assert_eq!(parse_square::<Italian>("h1").unwrap().get(), 32);
     assert_eq!(parse_square::<Italian>("b1").unwrap().get(), 29);
     assert!(parse_square::<Italian>("a1").is_err());
-    let start = Position::<Italian>::start();
-    let moves: BTreeSet<String> = start
-        .legal_moves()
-        .iter()
-        .map(|&m| format_move::<Italian>(m, MoveStyle::Hub))
-        .collect();
-    let want = [
-        "21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20",
-    ];
-    assert_eq!(moves, want.iter().map(|s| s.to_string()).collect());
+    assert_moves_of(
+        &Position::<Italian>::start(),
+        &[
+            "21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20",
+        ],
+    );
 }
 
 /// Men never capture kings.
@@ -359,12 +338,7 @@ fn frisian_king_moves_at_most_three_times_in_a_row() {
     }
     assert_eq!(p.king_run(Side::White).map(|(_, n)| n), Some(3));
     // King 44 is frozen: only the man moves.
-    let listed: BTreeSet<String> = p
-        .legal_moves()
-        .iter()
-        .map(|&m| format_move::<Frisian>(m, MoveStyle::Hub))
-        .collect();
-    assert_eq!(listed, BTreeSet::from(["36-31".to_string()]));
+    assert_moves_of(&p, &["36-31"]);
     // The same board from a FEN has no run: the king may move.
     let fresh = pos::<Frisian>(&tempo::rules::notation::to_fen(&p));
     assert!(fresh.legal_moves().len() > 1);
@@ -457,11 +431,7 @@ fn turkish_men_step_forward_and_sideways_kings_fly_along_lines() {
     assert_moves::<Turkish>("W:Wd4:Bh8", &["d4-d5", "d4-c4", "d4-e4"]);
     assert_moves::<Turkish>("B:Wh1:Bd4", &["d4-d3", "d4-c4", "d4-e4"]);
     let king = pos::<Turkish>("W:WKd4,d5:Bh8");
-    let got: BTreeSet<String> = king
-        .legal_moves()
-        .iter()
-        .map(|&m| format_move::<Turkish>(m, MoveStyle::Hub))
-        .collect();
+    let got = moves_of(&king);
     for mv in ["d4-a4", "d4-h4", "d4-d1", "d5-d6", "d5-c5"] {
         assert!(got.contains(mv), "{mv} missing from {got:?}");
     }
@@ -537,11 +507,7 @@ fn turkish_king_stops_before_its_own_man() {
     let p = pos::<Turkish>(
         "B:Wc2,d2,e2,f2,h2,d3,e3,f3,g3,h4,h5,a2,Ka8:Bc6,d6,e6,f6,h6,b7,c7,d7,e7,f7,g7,h7,Kb1",
     );
-    let got: BTreeSet<String> = p
-        .legal_moves()
-        .iter()
-        .map(|&m| format_move::<Turkish>(m, MoveStyle::Hub))
-        .collect();
+    let got = moves_of(&p);
     assert_eq!(got.len(), 22);
     assert!(got.contains("b1-b6"));
     assert!(!got.contains("b1-b8") && !got.contains("b1-b7"));
