@@ -87,11 +87,7 @@ fn a_positions_file_gives_results_for_good_lines_and_errors_for_bad() {
     );
     let run = analyse(&["--positions", path.to_str().unwrap(), "--depth", "3"]);
     assert_eq!(run.code, 1, "some lines were skipped: {}", run.stderr);
-    let lines: Vec<u64> = run
-        .records
-        .iter()
-        .map(|r| r["line"].as_u64().unwrap())
-        .collect();
+    let lines = run.numbers("line");
     assert_eq!(lines, [2, 5]);
     for r in &run.records {
         assert_eq!(text(r, "source"), "line");
@@ -132,11 +128,7 @@ fn a_two_game_pdn_is_replayed_and_analysed_legally() {
     let path = file("two-games.pdn", TWO_GAMES);
     let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "4"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let games: Vec<u64> = run
-        .records
-        .iter()
-        .map(|r| r["game"].as_u64().unwrap())
-        .collect();
+    let games = run.numbers("game");
     assert_eq!(games, [vec![1; 10], vec![2; 8]].concat());
     let mut expected_fen: Option<String> = None;
     for (i, r) in run.records.iter().enumerate() {
@@ -207,11 +199,7 @@ fn games_of_the_other_variants_are_read_by_their_tags() {
     );
     let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "3"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let variants: Vec<&str> = run
-        .records
-        .iter()
-        .map(|r| r["variant"].as_str().unwrap())
-        .collect();
+    let variants = run.texts("variant");
     assert_eq!(
         variants,
         ["russian", "russian", "russian", "losing", "losing", "english", "english"]
@@ -230,11 +218,7 @@ fn bad_games_are_skipped_with_their_lines_and_good_ones_analysed() {
     );
     let run = analyse(&["--pdn", path.to_str().unwrap(), "--depth", "2"]);
     assert_eq!(run.code, 1);
-    let games: Vec<u64> = run
-        .records
-        .iter()
-        .map(|r| r["game"].as_u64().unwrap())
-        .collect();
+    let games = run.numbers("game");
     assert_eq!(games, [2, 2]);
     for (line, game) in [(2, 1), (5, 3), (9, 4), (10, 5)] {
         assert!(
@@ -439,13 +423,17 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
     use tempo::rules::{Board10, Board8, VariantKind};
     use tempo::search::SearchResources;
     let fen = "W:W27,30,33,35,36,37,38,39,40,41,42,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,10,11,13,14,15,16,17,19,20,24";
-    let zero = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-zero-10x10.tpw");
-    write_file(
+    // A weights file of `kind` with every weight zero.
+    let zero_file = |kind, layout, name: &str| {
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        write_file(kind, &Patterns::zero(layout), &path).unwrap();
+        path
+    };
+    let zero = zero_file(
         VariantKind::International,
-        &Patterns::zero(Layout::of::<Board10>()),
-        &zero,
-    )
-    .unwrap();
+        Layout::of::<Board10>(),
+        "analyse-zero-10x10.tpw",
+    );
     let score = |args: &[&str]| {
         let run = analyse(&[&["--fen", fen, "--depth", "5"], args].concat());
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -468,13 +456,11 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
         ))
     );
     // 8x8 weights for a 10x10 run, or no file at all: a clear refusal.
-    let brazilian = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-zero-8x8.tpw");
-    write_file(
+    let brazilian = zero_file(
         VariantKind::Brazilian,
-        &Patterns::zero(Layout::of::<Board8>()),
-        &brazilian,
-    )
-    .unwrap();
+        Layout::of::<Board8>(),
+        "analyse-zero-8x8.tpw",
+    );
     for bad in [brazilian.to_str().unwrap(), "/nonexistent/weights.tpw"] {
         let run = analyse(&["--fen", fen, "--depth", "3", "--eval-file", bad]);
         assert_eq!(run.code, 2, "{bad}: {}", run.stderr);

@@ -3,7 +3,7 @@
 //! both files kept whole, with the finished games, when a run is stopped.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[path = "common/analyse_cli.rs"]
@@ -39,7 +39,7 @@ fn main_lines(text: &str) -> Vec<Vec<String>> {
 /// The main-line moves of each game of a PDN file, read by pydraughts'
 /// `PDNReader` (`None` where no Python with pydraughts can be had outside
 /// CI: see `common/python.rs`).
-fn pydraughts_main_lines(path: &std::path::Path) -> Option<Vec<Vec<String>>> {
+fn pydraughts_main_lines(path: &Path) -> Option<Vec<Vec<String>>> {
     let script = format!(
         "from draughts.PDN import PDNReader\n\
          for g in PDNReader(filename={:?}).games:\n    print(' '.join(g.moves))\n",
@@ -64,6 +64,17 @@ fn pydraughts_main_lines(path: &std::path::Path) -> Option<Vec<Vec<String>>> {
     )
 }
 
+/// Runs `tempo analyse` over the games of `input` at `depth`, writing each
+/// `(option, file)` of `outputs` (`--annotate`, `--report`) afresh.
+fn analyse_to(input: &Path, depth: &str, outputs: &[(&str, &Path)]) -> analyse_cli::Run {
+    let mut args = vec!["--pdn", input.to_str().unwrap(), "--depth", depth];
+    for &(option, path) in outputs {
+        let _ = fs::remove_file(path);
+        args.extend([option, path.to_str().unwrap()]);
+    }
+    analyse(&args)
+}
+
 /// Games of over 100 moves with variations, three to a file: pydraughts
 /// reads every one whole (a repeated `25...` after a variation made it drop
 /// `25.` inside `125.` and fail).
@@ -79,15 +90,7 @@ fn long_annotated_games_read_whole_in_pydraughts() {
         &[one.as_str(), "\n", &one, "\n", &one].concat(),
     );
     let annotated = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("long-annotated.pdn");
-    let _ = fs::remove_file(&annotated);
-    let run = analyse(&[
-        "--pdn",
-        input.to_str().unwrap(),
-        "--depth",
-        "3",
-        "--annotate",
-        annotated.to_str().unwrap(),
-    ]);
+    let run = analyse_to(&input, "3", &[("--annotate", &annotated)]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = fs::read_to_string(&annotated).unwrap();
     let ours = main_lines(&text);
@@ -104,18 +107,11 @@ fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     let input = file("annotate-in.pdn", GAMES);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let (annotated, report) = (dir.join("annotated.pdn"), dir.join("report.html"));
-    let _ = fs::remove_file(&annotated);
-    let _ = fs::remove_file(&report);
-    let run = analyse(&[
-        "--pdn",
-        input.to_str().unwrap(),
-        "--depth",
+    let run = analyse_to(
+        &input,
         "5",
-        "--annotate",
-        annotated.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-    ]);
+        &[("--annotate", &annotated), ("--report", &report)],
+    );
     // Two games left out (exit 1), each named with what is wrong; the cut
     // one is analysed as far as it goes, with a warning.
     assert_eq!(run.code, 1, "{}", run.stderr);
@@ -164,14 +160,7 @@ fn the_report_renders_in_a_browser_without_console_errors() {
         GAMES.split("[Event \"illegal\"]").next().unwrap(),
     );
     let report = dir.join("browser-report.html");
-    let run = analyse(&[
-        "--pdn",
-        input.to_str().unwrap(),
-        "--depth",
-        "4",
-        "--report",
-        report.to_str().unwrap(),
-    ]);
+    let run = analyse_to(&input, "4", &[("--report", &report)]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // A copy with a probe that writes the size each SVG was laid out at
     // into the page, for --dump-dom to show (the report has no script).

@@ -16,6 +16,32 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// The whole number `field` of every record.
+    pub fn numbers(&self, field: &str) -> Vec<u64> {
+        self.records
+            .iter()
+            .map(|r| {
+                r[field]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("{field} in {r}"))
+            })
+            .collect()
+    }
+
+    /// The text `field` of every record.
+    pub fn texts(&self, field: &str) -> Vec<&str> {
+        self.records
+            .iter()
+            .map(|r| {
+                r[field]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{field} in {r}"))
+            })
+            .collect()
+    }
+}
+
 /// Writes `text` to a file of the test's own temporary directory.
 pub fn file(name: &str, text: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
