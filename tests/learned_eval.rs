@@ -21,7 +21,7 @@ use tempo::search::tt::Table;
 use tempo::search::SearchResources;
 use tempo::train::average::average;
 use tempo::train::data::{read_file as read_data, DataWriter};
-use tempo::train::fit::{fit, FitConfig, Samples};
+use tempo::train::fit::{fit, EpochReport, FitConfig, Fitted, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
 
 /// The state of each window `pairs` row pairs high whose first row pair is
@@ -330,6 +330,14 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Writes `patterns`, weights of `kind`, to the scratch file `name`;
+/// returns its path.
+fn weights_file(name: &str, kind: VariantKind, patterns: &Patterns) -> PathBuf {
+    let path = scratch(name);
+    write_file(kind, patterns, &path).unwrap();
+    path
+}
+
 #[test]
 fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let kind = VariantKind::International;
@@ -392,8 +400,11 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
 #[test]
 fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
     let kind = VariantKind::International;
-    let path = scratch("hub.tpw");
-    write_file(kind, &random_patterns(Layout::of::<Board10>(), 9), &path).unwrap();
+    let path = weights_file(
+        "hub.tpw",
+        kind,
+        &random_patterns(Layout::of::<Board10>(), 9),
+    );
     let mut engine = EngineHost::new();
     let value = |engine: &EngineHost| {
         engine
@@ -417,13 +428,11 @@ fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
     assert!(err.contains("not a tempo weights file"), "{err}");
     assert_eq!(value(&engine), path.to_str().unwrap());
     // Brazilian weights are not International ones.
-    let brazilian = scratch("br.tpw");
-    write_file(
+    let brazilian = weights_file(
+        "br.tpw",
         VariantKind::Brazilian,
         &random_patterns(Layout::of::<Board8>(), 9),
-        &brazilian,
-    )
-    .unwrap();
+    );
     assert!(engine
         .set_param("eval-file", brazilian.to_str().unwrap())
         .is_err());
@@ -523,6 +532,26 @@ fn selfplay_file(name: &str, config: &SelfplayConfig<Brazilian>) -> PathBuf {
     path
 }
 
+/// `fit` of `start` to `samples`, validated on the same samples;
+/// `epoch_done` hears of each epoch.
+fn fit_to(
+    layout: Layout,
+    samples: &Samples,
+    start: &Patterns,
+    config: &FitConfig,
+    epoch_done: &mut dyn FnMut(EpochReport),
+) -> Fitted {
+    fit(
+        layout,
+        samples,
+        samples,
+        start,
+        config,
+        epoch_done,
+        &mut |_, _| {},
+    )
+}
+
 #[test]
 fn training_lowers_the_held_out_loss() {
     let kind = VariantKind::Brazilian;
@@ -547,15 +576,9 @@ fn training_lowers_the_held_out_loss() {
     };
     let start = Patterns::zero(layout);
     let mut reports = Vec::new();
-    let fitted = fit(
-        layout,
-        &train,
-        &train,
-        &start,
-        &fit_config,
-        &mut |r| reports.push(r),
-        &mut |_, _| {},
-    );
+    let fitted = fit_to(layout, &train, &start, &fit_config, &mut |r| {
+        reports.push(r)
+    });
     // On the data it was fitted to the loss must fall; the fitted weights
     // are then a valid set that round-trips through a file.
     assert_eq!(reports.len(), 6);
@@ -565,30 +588,14 @@ fn training_lowers_the_held_out_loss() {
     write_file(kind, &fitted.patterns, &out).unwrap();
     assert_eq!(read_file(kind, &out).unwrap(), fitted.patterns);
     // The same seed gives the same weights.
-    let again = fit(
-        layout,
-        &train,
-        &train,
-        &start,
-        &fit_config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
+    let again = fit_to(layout, &train, &start, &fit_config, &mut |_| {});
     assert_eq!(again.patterns, fitted.patterns);
     // A step that falls over the fit gives other weights, which also fit.
     let decaying = FitConfig {
         final_learning_rate: 0.02,
         ..fit_config.clone()
     };
-    let decayed = fit(
-        layout,
-        &train,
-        &train,
-        &start,
-        &decaying,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
+    let decayed = fit_to(layout, &train, &start, &decaying, &mut |_| {});
     assert_ne!(decayed.patterns, fitted.patterns);
     assert!(decayed.best.0 < decayed.start_loss);
     // Tall windows fit the same way and keep their shape, and so do the
@@ -598,15 +605,7 @@ fn training_lowers_the_held_out_loss() {
         for chunk in read_data(&path, kind).unwrap() {
             samples.extend::<Brazilian>(&chunk.records).unwrap();
         }
-        fit(
-            layout,
-            &samples,
-            &samples,
-            start,
-            &fit_config,
-            &mut |_| {},
-            &mut |_, _| {},
-        )
+        fit_to(layout, &samples, start, &fit_config, &mut |_| {})
     };
     let tall = Layout::tall::<<Brazilian as Rules>::Geometry>();
     let fitted_tall = fit_whole_file(tall, &Patterns::zero(tall));
@@ -745,19 +744,19 @@ fn the_weights_command_averages_files_and_refuses_mixed_ones() {
     };
     let layout = Layout::tall::<Board8>();
     let (a, b) = (random_patterns(layout, 21), random_patterns(layout, 22));
-    let (pa, pb) = (scratch("avg-a.tpw"), scratch("avg-b.tpw"));
-    write_file(VariantKind::Brazilian, &a, &pa).unwrap();
-    write_file(VariantKind::Brazilian, &b, &pb).unwrap();
+    let pa = weights_file("avg-a.tpw", VariantKind::Brazilian, &a);
+    let pb = weights_file("avg-b.tpw", VariantKind::Brazilian, &b);
     let out = scratch("avg-out.tpw");
     let average_cmd = Path::new("average");
     let flag = Path::new("--out");
-    let run = tempo(&[average_cmd, flag, &out, &pa, &pb]);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    // `tempo weights` with `args`, which must succeed: its standard output.
+    let succeeds = |args: &[&Path]| {
+        let run = tempo(args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{args:?}: {stderr}");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    let stdout = succeeds(&[average_cmd, flag, &out, &pa, &pb]);
     assert!(
         stdout.contains("the mean of 2 brazilian sets, 4x6 windows"),
         "{stdout}"
@@ -766,25 +765,19 @@ fn the_weights_command_averages_files_and_refuses_mixed_ones() {
         read_file(VariantKind::Brazilian, &out).unwrap(),
         average(&[&a, &b]).unwrap()
     );
-    let info = tempo(&[Path::new("info"), &out]);
-    let stdout = String::from_utf8_lossy(&info.stdout);
-    assert!(info.status.success());
+    let stdout = succeeds(&[Path::new("info"), &out]);
     assert!(stdout.contains("brazilian, 4x6 windows on 8x8"), "{stdout}");
     // International weights, 4x4 windows, a single file, a missing one.
-    let intl = scratch("avg-intl.tpw");
-    write_file(
+    let intl = weights_file(
+        "avg-intl.tpw",
         VariantKind::International,
         &random_patterns(Layout::tall::<Board10>(), 23),
-        &intl,
-    )
-    .unwrap();
-    let small = scratch("avg-small.tpw");
-    write_file(
+    );
+    let small = weights_file(
+        "avg-small.tpw",
         VariantKind::Brazilian,
         &random_patterns(Layout::of::<Board8>(), 24),
-        &small,
-    )
-    .unwrap();
+    );
     let missing = scratch("avg-missing.tpw");
     for (second, message) in [
         (&intl, "the weights are for international, but"),

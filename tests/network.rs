@@ -17,6 +17,7 @@ use tempo::search::resources::{EvalSource, ResourceSettings};
 use tempo::search::SearchResources;
 use tempo::train::data::{read_file, DataWriter};
 use tempo::train::distinct::distinct;
+use tempo::train::fit::EpochReport;
 use tempo::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
 use tempo::train::selfplay::{run as selfplay, SelfplayConfig};
 
@@ -71,28 +72,25 @@ fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
         seed: 3,
     };
     let mut losses = Vec::new();
-    let fitted = fit_network::<Brazilian>(
-        &patterns,
-        &samples,
-        &samples,
-        &config,
-        &mut |r| losses.push(r.validation_loss),
-        &mut |_, _| {},
-    );
+    // Fitted to the samples, validated on the same.
+    let fit = |epoch_done: &mut dyn FnMut(EpochReport)| {
+        fit_network::<Brazilian>(
+            &patterns,
+            &samples,
+            &samples,
+            &config,
+            epoch_done,
+            &mut |_, _| {},
+        )
+    };
+    let fitted = fit(&mut |r| losses.push(r.validation_loss));
     assert_eq!(losses.len(), 8);
     // On the data it was fitted to the loss falls; the integer network
     // loses almost nothing against the floating-point one.
     assert!(fitted.best.0 < fitted.start_loss - 0.002, "{losses:?}");
     assert!((fitted.integer_loss - fitted.best.0).abs() < 0.001);
     // The same seed gives the same network.
-    let again = fit_network::<Brazilian>(
-        &patterns,
-        &samples,
-        &samples,
-        &config,
-        &mut |_| {},
-        &mut |_, _| {},
-    );
+    let again = fit(&mut |_| {});
     assert_eq!(again.network, fitted.network);
 
     // The file loads as the engine's evaluator, whose score is the
