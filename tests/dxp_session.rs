@@ -62,6 +62,16 @@ fn config(role: Role) -> SessionConfig {
     }
 }
 
+/// Waits for the end of `session`, which the peer must have stopped, and
+/// returns its games.
+fn games_until_the_peer_stops(
+    session: thread::JoinHandle<(SessionEnd, Vec<GameLog>)>,
+) -> Vec<GameLog> {
+    let (end, games) = session.join().unwrap();
+    assert_eq!(end, SessionEnd::PeerStopped);
+    games
+}
+
 /// Runs a session on its own thread; returns its end and its games.
 fn spawn(
     config: SessionConfig,
@@ -122,6 +132,23 @@ impl Peer {
             }
             other => panic!("expected GAMEACC, got {other:?}"),
         }
+    }
+
+    /// Asks to take back to move `move_number` with `side` to move; the
+    /// engine's answer.
+    fn take_back(&mut self, move_number: u16, side: Side) -> BackAnswer {
+        self.send(DxpMessage::BackReq { move_number, side });
+        match self.receive() {
+            DxpMessage::BackAcc(answer) => answer,
+            other => panic!("expected BACKACC, got {other:?}"),
+        }
+    }
+
+    /// Receives the engine's GAMEEND, which must give `reason` and ask for
+    /// another game, and answers with `answer` and `stop`.
+    fn answer_game_end(&mut self, reason: EndReason, answer: EndReason, stop: StopCode) {
+        assert_eq!(self.receive(), game_end(reason, StopCode::Continue));
+        self.send(game_end(answer, stop));
     }
 
     /// Receives the engine's move and plays it in `game`.
@@ -225,11 +252,11 @@ fn the_follower_refuses_what_it_cannot_play_and_survives_an_illegal_move() {
     peer.send(DxpMessage::Chat("good luck".into()));
     peer.engine_move(&mut game);
     peer.send(quiet(0, 25, 20));
-    assert_eq!(
-        peer.receive(),
-        game_end(EndReason::SenderWins, StopCode::Continue)
+    peer.answer_game_end(
+        EndReason::SenderWins,
+        EndReason::SenderLoses,
+        StopCode::Continue,
     );
-    peer.send(game_end(EndReason::SenderLoses, StopCode::Continue));
     peer.expect_quiet();
 
     // Game 2 on the same connection: a malformed move also forfeits.
@@ -245,14 +272,13 @@ fn the_follower_refuses_what_it_cannot_play_and_survives_an_illegal_move() {
             error: tempo::protocol::dxp::codec::DxpError::Empty,
         })
         .unwrap();
-    assert_eq!(
-        peer.receive(),
-        game_end(EndReason::SenderWins, StopCode::Continue)
+    peer.answer_game_end(
+        EndReason::SenderWins,
+        EndReason::SenderLoses,
+        StopCode::Stop,
     );
-    peer.send(game_end(EndReason::SenderLoses, StopCode::Stop));
 
-    let (end, games) = session.join().unwrap();
-    assert_eq!(end, SessionEnd::PeerStopped);
+    let games = games_until_the_peer_stops(session);
     assert_eq!(games.len(), 2);
     for g in &games {
         assert_eq!(g.our_side, Side::Black);
@@ -276,28 +302,16 @@ fn take_backs_are_honoured_when_possible_and_the_peer_can_give_up() {
     game.play_text("19-23").unwrap();
     peer.engine_move(&mut game);
     // Beyond the game: refused.
-    peer.send(DxpMessage::BackReq {
-        move_number: 5,
-        side: Side::White,
-    });
-    assert_eq!(peer.receive(), DxpMessage::BackAcc(BackAnswer::Refused(1)));
+    assert_eq!(peer.take_back(5, Side::White), BackAnswer::Refused(1));
     // Back to move 1 with Black to move: only White's first move stays.
-    peer.send(DxpMessage::BackReq {
-        move_number: 1,
-        side: Side::Black,
-    });
-    assert_eq!(peer.receive(), DxpMessage::BackAcc(BackAnswer::Accepted));
+    assert_eq!(peer.take_back(1, Side::Black), BackAnswer::Accepted);
     game.undo();
     game.undo();
     peer.send(quiet(0, 18, 22));
     game.play_text("18-22").unwrap();
     peer.engine_move(&mut game);
     // Back to the start, White (the engine) to move: it moves again.
-    peer.send(DxpMessage::BackReq {
-        move_number: 1,
-        side: Side::White,
-    });
-    assert_eq!(peer.receive(), DxpMessage::BackAcc(BackAnswer::Accepted));
+    assert_eq!(peer.take_back(1, Side::White), BackAnswer::Accepted);
     let mut game = Game::<International>::new(Position::start());
     peer.engine_move(&mut game);
     peer.send(game_end(EndReason::SenderLoses, StopCode::Stop));
@@ -305,8 +319,7 @@ fn take_backs_are_honoured_when_possible_and_the_peer_can_give_up() {
         peer.receive(),
         game_end(EndReason::SenderWins, StopCode::Continue)
     );
-    let (end, games) = session.join().unwrap();
-    assert_eq!(end, SessionEnd::PeerStopped);
+    let games = games_until_the_peer_stops(session);
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 1);
     assert_eq!(games[0].result, "1-0");
@@ -327,11 +340,11 @@ fn a_game_ended_by_the_rules_sends_gameend_with_the_right_reason() {
         panic!("expected MOVE");
     };
     assert_eq!((mv.from, mv.to, mv.captured), (28, 19, vec![23]));
-    assert_eq!(
-        peer.receive(),
-        game_end(EndReason::SenderWins, StopCode::Continue)
+    peer.answer_game_end(
+        EndReason::SenderWins,
+        EndReason::SenderLoses,
+        StopCode::Continue,
     );
-    peer.send(game_end(EndReason::SenderLoses, StopCode::Continue));
     // Next game: the peer (Black) takes the engine's last piece.
     assert_eq!(
         peer.request(Side::White, Some("B:W28:B22,23")),
@@ -343,13 +356,12 @@ fn a_game_ended_by_the_rules_sends_gameend_with_the_right_reason() {
         to: 32,
         captured: vec![28],
     }));
-    assert_eq!(
-        peer.receive(),
-        game_end(EndReason::SenderLoses, StopCode::Continue)
+    peer.answer_game_end(
+        EndReason::SenderLoses,
+        EndReason::SenderWins,
+        StopCode::Stop,
     );
-    peer.send(game_end(EndReason::SenderWins, StopCode::Stop));
-    let (end, games) = session.join().unwrap();
-    assert_eq!(end, SessionEnd::PeerStopped);
+    let games = games_until_the_peer_stops(session);
     let results: Vec<&str> = games.iter().map(|g| g.result).collect();
     assert_eq!(results, ["1-0", "0-1"]);
     assert!(

@@ -157,10 +157,14 @@ fn check_quiet_move_lookup<R: Rules>(games: u32) {
 
 #[test]
 fn a_remembered_quiet_move_is_legal_exactly_when_it_is_generated() {
-    use tempo::rules::{English, Italian, Russian};
-    check_quiet_move_lookup::<International>(20);
-    check_quiet_move_lookup::<Brazilian>(20);
-    check_quiet_move_lookup::<Russian>(20);
-    check_quiet_move_lookup::<English>(20);
-    check_quiet_move_lookup::<Italian>(20);
+    use tempo::rules::{with_rules, VariantKind};
+    for kind in [
+        VariantKind::International,
+        VariantKind::Brazilian,
+        VariantKind::Russian,
+        VariantKind::English,
+        VariantKind::Italian,
+    ] {
+        with_rules!(kind, R => check_quiet_move_lookup::<R>(20));
+    }
 }

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use tempo::cli::bench::{bench, BenchArgs};
-use tempo::rules::notation::parse_fen;
+use tempo::rules::notation::{parse_fen, parse_move};
 use tempo::rules::{Brazilian, International, Position, Rules};
 use tempo::search::tt::Table;
 use tempo::search::{search, Control, Limits, SearchSetup, MATE, MATE_BOUND};
@@ -144,17 +144,20 @@ fn every_variant_searches_legal_moves_in_random_games() {
     random_game_moves_are_legal::<Breakthrough>(7);
 }
 
+/// Searches `fen` of `R` to `depth`, whose best move must be `best`.
+fn best_move_is<R: Rules>(fen: &str, depth: u32, best: &str) -> tempo::search::SearchResult {
+    let pos: Position<R> = parse_fen(fen).unwrap();
+    let r = depth_search(pos, depth);
+    assert_eq!(r.best, Some(parse_move(&pos, best).unwrap()), "{fen}");
+    r
+}
+
 #[test]
 fn losing_draughts_seeks_to_give_its_pieces_away() {
     use tempo::rules::Losing;
     // White f4 (33) v Black d6 (22): 33-28 offers the man, Black must take
     // it and White, with no piece left, wins. 33-29 keeps it.
-    let pos: Position<Losing> = parse_fen("W:W33:B22").unwrap();
-    let r = depth_search(pos, 4);
-    assert_eq!(
-        r.best,
-        Some(tempo::rules::notation::parse_move(&pos, "33-28").unwrap())
-    );
+    let r = best_move_is::<Losing>("W:W33:B22", 4, "33-28");
     assert_eq!(r.score, MATE - 2, "a win two plies away");
     // Having no move at the root is a win, not a loss.
     let blocked: Position<Losing> = parse_fen("W:W46:B37,41").unwrap();
@@ -167,12 +170,7 @@ fn losing_draughts_seeks_to_give_its_pieces_away() {
 fn breakthrough_scores_the_first_king_as_the_win() {
     use tempo::rules::Breakthrough;
     // White a9 (6) crowns on b10 (1) at once; Black is far behind.
-    let pos: Position<Breakthrough> = parse_fen("W:W6,31:B45,44").unwrap();
-    let r = depth_search(pos, 3);
-    assert_eq!(
-        r.best,
-        Some(tempo::rules::notation::parse_move(&pos, "6-1").unwrap())
-    );
+    let r = best_move_is::<Breakthrough>("W:W6,31:B45,44", 3, "6-1");
     assert_eq!(r.score, MATE - 1);
 }
 
@@ -257,19 +255,22 @@ fn a_forced_win_is_found_with_its_distance() {
     assert_eq!(r.score, MATE - 1);
 }
 
+/// A search of the International start position under `limits` with a
+/// fresh table, stopped by `control`.
+fn start_search(limits: Limits, control: &Control) -> tempo::search::SearchResult {
+    let setup = SearchSetup::new(Position::<International>::start(), limits);
+    search(&setup, &Table::new(16), control, &mut |_| {})
+}
+
 #[test]
 fn stop_ends_an_infinite_search_at_once() {
-    let table = Table::new(16);
     let control = Control::new(false);
-    let setup = SearchSetup::new(
-        Position::<International>::start(),
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        },
-    );
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
     std::thread::scope(|s| {
-        let handle = s.spawn(|| search(&setup, &table, &control, &mut |_| {}));
+        let handle = s.spawn(|| start_search(infinite, &control));
         std::thread::sleep(Duration::from_millis(200));
         let asked = Instant::now();
         control.stop();
@@ -281,17 +282,12 @@ fn stop_ends_an_infinite_search_at_once() {
 
 #[test]
 fn a_move_time_is_kept() {
-    let table = Table::new(16);
-    let control = Control::new(false);
-    let setup = SearchSetup::new(
-        Position::<International>::start(),
-        Limits {
-            move_time: Some(Duration::from_millis(150)),
-            ..Limits::default()
-        },
-    );
+    let limits = Limits {
+        move_time: Some(Duration::from_millis(150)),
+        ..Limits::default()
+    };
     let started = Instant::now();
-    let r = search(&setup, &table, &control, &mut |_| {});
+    let r = start_search(limits, &Control::new(false));
     assert!(r.best.is_some());
     assert!(
         started.elapsed() < Duration::from_millis(400),

@@ -82,6 +82,17 @@ fn get_json(address: &str, path: &str) -> Value {
     serde_json::from_str(&body).unwrap()
 }
 
+/// The legal moves of a `/api/state` answer, each as its `form` (`hub`
+/// or `text`).
+fn legal_moves<'a>(state: &'a Value, form: &str) -> Vec<&'a str> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m[form].as_str().unwrap())
+        .collect()
+}
+
 /// The error message of a refusal with `status`.
 fn refused(address: &str, path: &str, status: u16) -> String {
     let (got, body) = get(address, path);
@@ -229,12 +240,7 @@ fn pdn_out_and_back_and_the_engine_move() {
         let played = get_json(a, &path);
         let hub = played["move"]["hub"].as_str().unwrap();
         let state = get_json(a, &format!("/api/state?variant={variant}&moves={moves}"));
-        let legal: Vec<&str> = state["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["hub"].as_str().unwrap())
-            .collect();
+        let legal = legal_moves(&state, "hub");
         assert!(legal.contains(&hub), "{variant}: {hub} not in {legal:?}");
     }
 }
@@ -341,12 +347,7 @@ fn the_page_plays_and_analyses_in_a_browser() {
     page.wait_for(&format!("{moves} === 4"), Duration::from_secs(30));
     let answer = page.eval("document.querySelector('#moves li:last-child .mv').textContent");
     let state = get_json(&server.address, "/api/state?moves=32-28+19-23+28x19");
-    let legal: Vec<&str> = state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
+    let legal = legal_moves(&state, "text");
     assert!(
         legal
             .iter()
