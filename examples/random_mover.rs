@@ -57,36 +57,43 @@ fn main() {
     }
     let mut variant = VariantKind::International;
     let (mut pos, mut moves) = (String::new(), String::new());
+    serve(|line| match line.split_whitespace().next() {
+        Some("hub") => Some("id name=random-mover version=1\nwait".to_string()),
+        Some("set-param") if value(line, "name") == Some("variant") => {
+            variant = value(line, "value")
+                .and_then(VariantKind::parse)
+                .unwrap_or(variant);
+            None
+        }
+        Some("init") => Some("ready".to_string()),
+        Some("pos") => {
+            pos = value(line, "pos").unwrap_or_default().to_string();
+            moves = value(line, "moves").unwrap_or_default().to_string();
+            None
+        }
+        Some("go") => {
+            let mv = tempo::rules::with_rules!(variant, R => choose::<R>(&pos, &moves, &mut seed));
+            Some(match mv {
+                Some(mv) => format!("done move={mv}"),
+                None => "error message=\"no legal move\"".to_string(),
+            })
+        }
+        _ => None,
+    });
+}
+
+/// Answers each line of standard input with what `answer` makes of it
+/// (nothing for `None`), until `quit`, the end of the input or an output
+/// that cannot be written.
+fn serve(mut answer: impl FnMut(&str) -> Option<String>) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let reply = match line.split_whitespace().next() {
-            Some("hub") => Some("id name=random-mover version=1\nwait".to_string()),
-            Some("set-param") if value(&line, "name") == Some("variant") => {
-                variant = value(&line, "value")
-                    .and_then(VariantKind::parse)
-                    .unwrap_or(variant);
-                None
-            }
-            Some("init") => Some("ready".to_string()),
-            Some("pos") => {
-                pos = value(&line, "pos").unwrap_or_default().to_string();
-                moves = value(&line, "moves").unwrap_or_default().to_string();
-                None
-            }
-            Some("go") => {
-                let mv =
-                    tempo::rules::with_rules!(variant, R => choose::<R>(&pos, &moves, &mut seed));
-                Some(match mv {
-                    Some(mv) => format!("done move={mv}"),
-                    None => "error message=\"no legal move\"".to_string(),
-                })
-            }
-            Some("quit") => break,
-            _ => None,
-        };
-        if let Some(text) = reply {
+        if line.split_whitespace().next() == Some("quit") {
+            break;
+        }
+        if let Some(text) = answer(&line) {
             if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
                 break;
             }
@@ -111,12 +118,9 @@ fn scan1(mut seed: u64) {
     }
     println!("random-mover, speaking Scan 2.0's Hub protocol");
     let (mut pos, mut moves) = (String::new(), Vec::<String>::new());
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    serve(|line| {
         let mut words = line.split_whitespace();
-        let reply = match words.next() {
+        match words.next() {
             Some("hub") => Some("name random-mover\nauthor tempo's tests\nwait".to_string()),
             Some("init") => Some("ready".to_string()),
             Some("ping") => Some("pong".to_string()),
@@ -137,13 +141,7 @@ fn scan1(mut seed: u64) {
                     None => "error no legal move".to_string(),
                 },
             ),
-            Some("quit") => break,
             _ => None,
-        };
-        if let Some(text) = reply {
-            if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                break;
-            }
         }
-    }
+    });
 }
