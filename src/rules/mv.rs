@@ -41,10 +41,8 @@ impl Move {
     #[inline(always)]
     pub const fn crowning(from: Bit, to: Bit, captured: u64) -> Move {
         Move {
-            from: from.index() as u8,
-            to: to.index() as u8,
             crowned: true,
-            captured,
+            ..Move::new(from, to, captured)
         }
     }
 
