@@ -250,6 +250,40 @@ fn colour_char(side: Side) -> char {
     }
 }
 
+/// A value DXP sends as one digit: its index in `CODES`.
+trait DigitCode: Copy + PartialEq + 'static {
+    /// Every value, in the order of its digit (`0` first).
+    const CODES: &'static [Self];
+
+    /// The digit that stands for this value.
+    fn digit(self) -> char {
+        let index = Self::CODES.iter().position(|&c| c == self);
+        char::from(b'0' + index.expect("every value has a digit") as u8)
+    }
+}
+
+impl DigitCode for Acceptance {
+    const CODES: &'static [Self] = &[
+        Acceptance::Accepted,
+        Acceptance::BadVersion,
+        Acceptance::NotThisGame,
+        Acceptance::NoGames,
+    ];
+}
+
+impl DigitCode for EndReason {
+    const CODES: &'static [Self] = &[
+        EndReason::Unknown,
+        EndReason::SenderLoses,
+        EndReason::Draw,
+        EndReason::SenderWins,
+    ];
+}
+
+impl DigitCode for StopCode {
+    const CODES: &'static [Self] = &[StopCode::Continue, StopCode::Stop];
+}
+
 /// DXP's letter for what stands on a square.
 fn piece_char(piece: Option<Piece>) -> char {
     match piece {
@@ -307,12 +341,7 @@ impl DxpMessage {
             DxpMessage::GameAcc { name, answer } => {
                 out.push('A');
                 out.push_str(&format!("{:<NAME_WIDTH$}", clean_text(name, NAME_WIDTH)));
-                out.push(match answer {
-                    Acceptance::Accepted => '0',
-                    Acceptance::BadVersion => '1',
-                    Acceptance::NotThisGame => '2',
-                    Acceptance::NoGames => '3',
-                });
+                out.push(answer.digit());
             }
             DxpMessage::Move(mv) => {
                 out.push('M');
@@ -327,16 +356,8 @@ impl DxpMessage {
             }
             DxpMessage::GameEnd { reason, stop } => {
                 out.push('E');
-                out.push(match reason {
-                    EndReason::Unknown => '0',
-                    EndReason::SenderLoses => '1',
-                    EndReason::Draw => '2',
-                    EndReason::SenderWins => '3',
-                });
-                out.push(match stop {
-                    StopCode::Continue => '0',
-                    StopCode::Stop => '1',
-                });
+                out.push(reason.digit());
+                out.push(stop.digit());
             }
             DxpMessage::Chat(text) => {
                 out.push('C');
@@ -381,34 +402,18 @@ impl DxpMessage {
             b'R' => parse_gamereq(&fields),
             b'A' => {
                 fields.expect_len("GAMEACC", &[1 + NAME_WIDTH + 1])?;
-                let answer = match fields.byte(33) {
-                    b'0' => Acceptance::Accepted,
-                    b'1' => Acceptance::BadVersion,
-                    b'2' => Acceptance::NotThisGame,
-                    b'3' => Acceptance::NoGames,
-                    _ => return Err(fields.bad_value("acceptance code", 33, 1)),
-                };
                 Ok(DxpMessage::GameAcc {
                     name: fields.text(1, NAME_WIDTH).trim().to_string(),
-                    answer,
+                    answer: fields.code("acceptance code", 33)?,
                 })
             }
             b'M' => parse_move(&fields),
             b'E' => {
                 fields.expect_len("GAMEEND", &[3])?;
-                let reason = match fields.byte(1) {
-                    b'0' => EndReason::Unknown,
-                    b'1' => EndReason::SenderLoses,
-                    b'2' => EndReason::Draw,
-                    b'3' => EndReason::SenderWins,
-                    _ => return Err(fields.bad_value("end reason", 1, 1)),
-                };
-                let stop = match fields.byte(2) {
-                    b'0' => StopCode::Continue,
-                    b'1' => StopCode::Stop,
-                    _ => return Err(fields.bad_value("stop code", 2, 1)),
-                };
-                Ok(DxpMessage::GameEnd { reason, stop })
+                Ok(DxpMessage::GameEnd {
+                    reason: fields.code("end reason", 1)?,
+                    stop: fields.code("stop code", 2)?,
+                })
             }
             b'C' => Ok(DxpMessage::Chat(fields.text(1, bytes.len() - 1))),
             b'B' => {
@@ -575,6 +580,15 @@ impl Fields<'_> {
             return Err(self.bad_value(field, start, 2));
         }
         Ok(n as u8)
+    }
+
+    /// The one-digit field at `index`: the value of `T` it stands for.
+    fn code<T: DigitCode>(&self, field: &'static str, index: usize) -> Result<T, DxpError> {
+        let digit = usize::from(self.byte(index).wrapping_sub(b'0'));
+        T::CODES
+            .get(digit)
+            .copied()
+            .ok_or_else(|| self.bad_value(field, index, 1))
     }
 
     fn colour(&self, field: &'static str, index: usize) -> Result<Side, DxpError> {

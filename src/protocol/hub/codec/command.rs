@@ -276,12 +276,11 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
                     None | Some("true") => true,
                     Some("false") => false,
                     Some(other) => {
-                        return Err(CommandError::BadValue {
-                            command: "level",
-                            arg: "infinite",
-                            value: other.to_string(),
-                            why: "give 'infinite' alone, or true or false",
-                        })
+                        return Err(bad_level_value(
+                            "infinite",
+                            other,
+                            "give 'infinite' alone, or true or false",
+                        ))
                     }
                 })
             }
@@ -298,17 +297,22 @@ fn parse_level(args: &[Arg]) -> Result<LevelUpdate, CommandError> {
     Ok(level)
 }
 
+/// The error for `value`, refused as the `arg` of `level` because of `why`.
+fn bad_level_value(arg: &'static str, value: &str, why: &'static str) -> CommandError {
+    CommandError::BadValue {
+        command: "level",
+        arg,
+        value: value.to_string(),
+        why,
+    }
+}
+
 /// Reads a whole number for `level`; with `positive`, 0 is refused.
 fn whole<T>(arg: &'static str, text: Option<&str>, positive: bool) -> Result<T, CommandError>
 where
     T: std::str::FromStr + PartialEq + Default,
 {
-    let bad = |value: &str, why| CommandError::BadValue {
-        command: "level",
-        arg,
-        value: value.to_string(),
-        why,
-    };
+    let bad = |value: &str, why| bad_level_value(arg, value, why);
     let text = text.ok_or_else(|| bad("", "a value is needed"))?;
     if text.trim_start().starts_with('-') {
         return Err(bad(text, "it must not be negative"));
@@ -326,12 +330,7 @@ where
 /// Reads a time in seconds for `level`: a finite number, not negative;
 /// values above `MAX_SECONDS` count as `MAX_SECONDS`.
 fn seconds(arg: &'static str, text: Option<&str>) -> Result<Duration, CommandError> {
-    let bad = |value: &str, why| CommandError::BadValue {
-        command: "level",
-        arg,
-        value: value.to_string(),
-        why,
-    };
+    let bad = |value: &str, why| bad_level_value(arg, value, why);
     let text = text.ok_or_else(|| bad("", "a value is needed"))?;
     let secs: f64 = text
         .trim()

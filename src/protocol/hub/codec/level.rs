@@ -144,36 +144,34 @@ mod tests {
             HubCommand::Level(u) => u,
             other => panic!("{other:?}"),
         };
-        level.apply(&up("level moves=40 time=300"));
-        level.apply(&up("level inc=2"));
-        let l = level.limits(GoMode::Think);
+        // The limits of a search in `mode` once `line` is applied.
+        let mut limits_after = |line: &str, mode| {
+            level.apply(&up(line));
+            level.limits(mode)
+        };
+        limits_after("level moves=40 time=300", GoMode::Think);
+        let l = limits_after("level inc=2", GoMode::Think);
         assert_eq!(l.moves_to_go, Some(40));
         assert_eq!(l.time, Some(Duration::from_secs(302)));
         assert_eq!(l.inc, Duration::from_secs(2));
-        level.apply(&up("level time=250"));
-        let l = level.limits(GoMode::Think);
+        let l = limits_after("level time=250", GoMode::Think);
         assert_eq!(
             (l.moves_to_go, l.time),
             (Some(40), Some(Duration::from_secs(252)))
         );
-        level.apply(&up("level move-time=0.5"));
-        let l = level.limits(GoMode::Think);
+        let l = limits_after("level move-time=0.5", GoMode::Think);
         assert_eq!(l.move_time, Some(Duration::from_millis(500)));
         assert_eq!((l.time, l.moves_to_go), (None, None));
-        level.apply(&up("level depth=6"));
-        let l = level.limits(GoMode::Think);
+        let l = limits_after("level depth=6", GoMode::Think);
         assert_eq!((l.depth, l.move_time), (Some(6), None));
-        level.apply(&up("level depth=8 move-time=2"));
-        let l = level.limits(GoMode::Think);
+        let l = limits_after("level depth=8 move-time=2", GoMode::Think);
         assert_eq!(
             (l.depth, l.move_time),
             (Some(8), Some(Duration::from_secs(2)))
         );
-        level.apply(&up("level infinite"));
-        let l = level.limits(GoMode::Analyze);
+        let l = limits_after("level infinite", GoMode::Analyze);
         assert!(l.infinite && l.depth.is_none());
-        level.apply(&up("level time=60"));
-        let l = level.limits(GoMode::Think);
+        let l = limits_after("level time=60", GoMode::Think);
         assert!(!l.infinite);
         assert_eq!((l.time, l.move_time), (Some(Duration::from_secs(60)), None));
     }
