@@ -559,27 +559,21 @@ fn play_moves<R: Rules>(
             );
         }
         clock.spend(used);
+        // The game lost by an illegal move, for `why`.
+        let illegal =
+            |record, why| forfeit(record, side, Failure::new(slot, FailureKind::Illegal), why);
         let mv = match parse_move(&pos, &text) {
             Ok(mv) => mv,
             Err(e) => {
                 clients[slot] = None;
-                let failure = Failure::new(slot, FailureKind::Illegal);
-                return forfeit(
+                return illegal(
                     record,
-                    side,
-                    failure,
                     format!("{name} played an illegal move '{text}': {e}"),
                 );
             }
         };
         if let Err(e) = game.play(mv) {
-            let failure = Failure::new(slot, FailureKind::Illegal);
-            return forfeit(
-                record,
-                side,
-                failure,
-                format!("{name} played '{text}': {e}"),
-            );
+            return illegal(record, format!("{name} played '{text}': {e}"));
         }
         quiet_plies = if mv.is_capture() { 0 } else { quiet_plies + 1 };
         record.moves.push(format_move::<R>(mv, MoveStyle::Hub));

@@ -237,13 +237,18 @@ impl Sprt {
 mod tests {
     use super::*;
 
+    /// A tally of `wins`, `draws` and `losses`.
+    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
     #[test]
     fn an_even_score_prints_no_negative_zero() {
-        let even = Tally {
-            wins: 0,
-            draws: 2,
-            losses: 0,
-        };
+        let even = tally(0, 2, 0);
         let (elo, _) = even.elo().expect("bounded");
         assert_eq!(format!("{:.1}", rounded(elo, 1)), "0.0");
         assert_eq!(format!("{:.1}", rounded(-0.04, 1)), "0.0");
@@ -260,88 +265,32 @@ mod tests {
 
     #[test]
     fn elo_interval_shrinks_with_games() {
-        let few = Tally {
-            wins: 6,
-            draws: 8,
-            losses: 4,
-        };
-        let many = Tally {
-            wins: 60,
-            draws: 80,
-            losses: 40,
-        };
+        let few = tally(6, 8, 4);
+        let many = tally(60, 80, 40);
         let (e1, m1) = few.elo().unwrap();
         let (e2, m2) = many.elo().unwrap();
         assert!((e1 - e2).abs() < 1e-9);
         assert!(m2 < m1);
-        assert_eq!(
-            Tally {
-                wins: 3,
-                draws: 0,
-                losses: 0
-            }
-            .elo(),
-            None
-        );
+        assert_eq!(tally(3, 0, 0).elo(), None);
     }
 
     #[test]
     fn sprt_accepts_a_clear_gain_and_rejects_a_clear_loss() {
         let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
-        let gain = Tally {
-            wins: 700,
-            draws: 600,
-            losses: 500,
-        };
-        let loss = Tally {
-            wins: 500,
-            draws: 600,
-            losses: 700,
-        };
+        let gain = tally(700, 600, 500);
+        let loss = tally(500, 600, 700);
         assert_eq!(sprt.verdict(&gain), SprtVerdict::H1);
         assert_eq!(sprt.verdict(&loss), SprtVerdict::H0);
-        assert_eq!(
-            sprt.verdict(&Tally {
-                wins: 3,
-                draws: 2,
-                losses: 2
-            }),
-            SprtVerdict::Continue
-        );
+        assert_eq!(sprt.verdict(&tally(3, 2, 2)), SprtVerdict::Continue);
     }
 
     #[test]
     fn los_of_known_results() {
-        assert!(
-            (Tally {
-                wins: 10,
-                draws: 5,
-                losses: 10
-            }
-            .los()
-                - 0.5)
-                .abs()
-                < 1e-9
-        );
+        assert!((tally(10, 5, 10).los() - 0.5).abs() < 1e-9);
         // 60 wins, 40 losses: (W - L) / sqrt(W + L) = 2 deviations, LOS = 0.97725.
-        let los = Tally {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        }
-        .los();
+        let los = tally(60, 0, 40).los();
         assert!((los - 0.97725).abs() < 1e-4, "{los}");
-        assert!(
-            (Tally {
-                wins: 40,
-                draws: 7,
-                losses: 60
-            }
-            .los()
-                - (1.0 - los))
-                .abs()
-                < 1e-6
-        );
+        assert!((tally(40, 7, 60).los() - (1.0 - los)).abs() < 1e-6);
         assert_eq!(Tally::default().los(), 0.5);
         assert!((erf(0.5) - 0.520_499_9).abs() < 1e-6);
     }

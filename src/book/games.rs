@@ -81,6 +81,15 @@ mod tests {
         (start, moves)
     }
 
+    /// The moves `book` holds for `pos`, with their weights.
+    fn weights<'a>(book: &'a Book, pos: &Position<International>) -> Vec<(&'a str, u32)> {
+        book.probe(pos)
+            .unwrap_or_else(|| panic!("{pos:?} is not in the book"))
+            .iter()
+            .map(|m| (m.text.as_str(), m.weight))
+            .collect()
+    }
+
     #[test]
     fn weights_count_games_by_result() {
         let mut book = Book::new(VariantKind::International);
@@ -93,21 +102,9 @@ mod tests {
         );
         add_game(&mut book, &start, &b, GameOutcome::Draw, 10).expect("count");
         add_game(&mut book, &start, &c, GameOutcome::WhiteWins, 10).expect("count");
-        let first: Vec<(&str, u32)> = book
-            .probe(&start)
-            .expect("start")
-            .iter()
-            .map(|m| (m.text.as_str(), m.weight))
-            .collect();
-        assert_eq!(first, [("32-28", 3), ("33-28", 2)]);
+        assert_eq!(weights(&book, &start), [("32-28", 3), ("33-28", 2)]);
         let after = start.play(a[0]);
-        let replies: Vec<(&str, u32)> = book
-            .probe(&after)
-            .expect("after 32-28")
-            .iter()
-            .map(|m| (m.text.as_str(), m.weight))
-            .collect();
-        assert_eq!(replies, [("19-23", 1), ("18-23", 0)]);
+        assert_eq!(weights(&book, &after), [("19-23", 1), ("18-23", 0)]);
         assert_eq!(book.len(), 3);
     }
 }
