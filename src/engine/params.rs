@@ -73,10 +73,7 @@ const SPECS: [Spec; 15] = [
         kind: Kind::Int {
             min: 1,
             max: MAX_THREADS,
-            set: |e, n| {
-                e.options.threads = n;
-                Ok(())
-            },
+            set: |e, n| assign(&mut e.options.threads, n),
         },
         help: || "search threads".to_string(),
         get: |e| e.options.threads.to_string(),
@@ -96,20 +93,14 @@ const SPECS: [Spec; 15] = [
         kind: Kind::Int {
             min: 1,
             max: MAX_MULTIPV,
-            set: |e, n| {
-                e.options.multipv = n;
-                Ok(())
-            },
+            set: |e, n| assign(&mut e.options.multipv, n),
         },
         help: || "lines reported by go analyze".to_string(),
         get: |e| e.options.multipv.to_string(),
     },
     Spec {
         name: "book",
-        kind: Kind::Bool(|e, on| {
-            e.options.book = on;
-            Ok(())
-        }),
+        kind: Kind::Bool(|e, on| assign(&mut e.options.book, on)),
         help: || "play book moves in go think and go ponder".to_string(),
         get: |e| e.options.book.to_string(),
     },
@@ -219,10 +210,7 @@ const SPECS: [Spec; 15] = [
         kind: Kind::Int {
             min: 0,
             max: MAX_BOOK_MARGIN,
-            set: |e, n| {
-                e.options.book_margin = n as u32;
-                Ok(())
-            },
+            set: |e, n| assign(&mut e.options.book_margin, n as u32),
         },
         help: || {
             "book moves this many hundredths of a man from the best may be played; 0 = the best"
@@ -235,10 +223,7 @@ const SPECS: [Spec; 15] = [
         kind: Kind::Int {
             min: 1,
             max: MAX_LEVEL as usize,
-            set: |e, n| {
-                e.options.level = n as u32;
-                Ok(())
-            },
+            set: |e, n| assign(&mut e.options.level, n as u32),
         },
         help: || {
             format!(
@@ -265,10 +250,7 @@ const SPECS: [Spec; 15] = [
         kind: Kind::Int {
             min: 0,
             max: MAX_CONTEMPT,
-            set: |e, n| {
-                e.options.contempt = n;
-                Ok(())
-            },
+            set: |e, n| assign(&mut e.options.contempt, n),
         },
         help: || {
             "how much worse than equal a draw is, in hundredths of a man (not in go analyze)"
@@ -315,6 +297,12 @@ impl Kind {
             },
         }
     }
+}
+
+/// Sets a field that any value of its range may take.
+fn assign<T>(field: &mut T, value: T) -> Set {
+    *field = value;
+    Ok(())
 }
 
 /// `value` as a whole number within `min..=max`; the error says why not.
