@@ -4,7 +4,7 @@
 //! Layers, arrows pointing one way (`tests/layering.rs` enforces them, and
 //! fails on a module it has no row for):
 //! `cli` → `protocol` (`hub`, `dxp`) / `arena` / `analyse` / `train` →
-//! `engine` → `search` → `referee` → `rules`; `search` → `eval`, `egdb` →
+//! `engine` → `search` → `game` → `rules`; `search` → `eval`, `egdb` →
 //! `rules`; `engine` → `book` → `rules`; `pdn` → `rules`.
 //! - `rules`: the pure rules core (boards, moves, notation with moves as
 //!   square numbers, draw rules, the solved kings-only draws as data,
@@ -13,8 +13,9 @@
 //!   text of a game); `book`: opening books, handed the search as a
 //!   function; `eval`, `egdb`: evaluation and endgame tables; `files`:
 //!   files written whole or not at all, for every layer that writes one.
-//! - `referee`: keeping a game (record and result under the draw rules,
-//!   clocks) for the engine, DXP and the match tool; nothing of search.
+//! - `game`: keeping a game (record and result under the draw rules,
+//!   clocks) for the engine, DXP and the match tool, which referee with it;
+//!   nothing of search.
 //! - `search`: takes a game and its `SearchResources` (weights, endgame
 //!   tables), loaded by one function from `ResourceSettings`.
 //! - `engine`: the one engine API the protocols drive; `arena` plays
@@ -31,9 +32,9 @@ pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod game;
 pub mod pdn;
 pub mod protocol;
-pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod serve;

@@ -398,7 +398,7 @@ fn empty_inputs_are_said_and_mixed_inputs_refused() {
 /// A position searched in this process, as `tempo analyse` searches it
 /// with `--depth 5`: its score under `resources`.
 fn library_score<R: Rules>(fen: &str, resources: tempo::search::SearchResources<R>) -> i32 {
-    use tempo::referee::Game;
+    use tempo::game::Game;
     use tempo::search::tt::Table;
     use tempo::search::{search, Control, Limits, SearchSetup};
     let game = Game::new(parse_fen::<R>(fen).unwrap());
@@ -431,7 +431,7 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
     };
     let zero = zero_file(
         VariantKind::International,
-        Layout::of::<Board10>(),
+        Layout::w4x4::<Board10>(),
         "analyse-zero-10x10.tpw",
     );
     let score = |args: &[&str]| {
@@ -440,7 +440,7 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
         run.records[0]["score"].as_f64().unwrap()
     };
     let hand_only = SearchResources::<International> {
-        evaluator: Evaluator::of_patterns(Arc::new(Patterns::zero(Layout::of::<Board10>()))),
+        evaluator: Evaluator::of_patterns(Arc::new(Patterns::zero(Layout::w4x4::<Board10>()))),
         egdb: None,
     };
     let men = |centimen: i32| f64::from(centimen) / 100.0;
@@ -458,7 +458,7 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
     // 8x8 weights for a 10x10 run, or no file at all: a clear refusal.
     let brazilian = zero_file(
         VariantKind::Brazilian,
-        Layout::of::<Board8>(),
+        Layout::w4x4::<Board8>(),
         "analyse-zero-8x8.tpw",
     );
     for bad in [brazilian.to_str().unwrap(), "/nonexistent/weights.tpw"] {

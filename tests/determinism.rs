@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use tempo::referee::Game;
+use tempo::game::Game;
 use tempo::rules::notation::{parse_fen, to_hub};
 use tempo::rules::International;
 use tempo::search::tt::Table;

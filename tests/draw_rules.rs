@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::process::Command;
 
-use tempo::referee::{Game, GameError, GameResult, WinReason};
+use tempo::game::{Game, GameError, GameResult, WinReason};
 use tempo::rules::draw::{DrawReason, DrawSettings};
 use tempo::rules::movegen::has_capture;
 use tempo::rules::notation::{parse_fen, to_fen};

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
 use tempo::engine::EngineHost;
+use tempo::game::Game;
 use tempo::protocol::dxp::codec::{
     Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, GameRequest, Setup, StopCode,
 };
 use tempo::protocol::dxp::session::{
     run_session, GameLog, GamePlan, Incoming, Link, LinkError, Role, SessionConfig, SessionEnd,
 };
-use tempo::referee::Game;
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{International, Piece, Position, Side};
 

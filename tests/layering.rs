@@ -28,37 +28,37 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("egdb", &["rules", "files"]),
     // The game record, clocks and their results: nothing of how the
     // players think or talk.
-    ("referee", &["rules"]),
+    ("game", &["rules"]),
     // The search takes a game record and a clock as its input.
-    ("search", &["rules", "eval", "egdb", "referee"]),
+    ("search", &["rules", "eval", "egdb", "game"]),
     // Nothing of the protocols, the arena, analysis, training or the CLI.
     (
         "engine",
-        &["rules", "referee", "book", "eval", "search", "egdb"],
+        &["rules", "game", "book", "eval", "search", "egdb"],
     ),
     // The adapters over the engine (Hub, DXP), and the tools beside them.
-    ("protocol", &["rules", "referee", "pdn", "engine"]),
+    ("protocol", &["rules", "game", "pdn", "engine"]),
     // The match tool drives engines over Hub (both dialects) and DXP: no
     // search of its own.
-    ("arena", &["rules", "referee", "pdn", "protocol"]),
-    ("analyse", &["rules", "pdn", "referee", "search", "engine"]),
+    ("arena", &["rules", "game", "pdn", "protocol"]),
+    ("analyse", &["rules", "pdn", "game", "search", "engine"]),
     // The board in the browser: the engine for play and analysis, the
     // analysis tool for a game's review (its resources from the search).
     (
         "serve",
-        &["rules", "pdn", "referee", "search", "engine", "analyse"],
+        &["rules", "pdn", "game", "search", "engine", "analyse"],
     ),
     // Training labels positions by search and, within them, by the endgame
     // databases; played games come to it as PDN (`train::label`).
     (
         "train",
-        &["rules", "files", "pdn", "referee", "eval", "search", "egdb"],
+        &["rules", "files", "pdn", "game", "eval", "search", "egdb"],
     ),
     // The command line sits on top of everything.
     (
         "cli",
         &[
-            "rules", "files", "pdn", "book", "eval", "egdb", "referee", "search", "engine",
+            "rules", "files", "pdn", "book", "eval", "egdb", "game", "search", "engine",
             "protocol", "arena", "analyse", "train", "serve",
         ],
     ),

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 use tempo::engine::EngineHost;
 use tempo::eval::patterns::{
-    band_states, features, turned, window_states, Layout, Patterns, MAX_WEIGHT, UNIT,
+    band_states, features, turned, window_states, Layout, Patterns, Shape, MAX_WEIGHT, UNIT,
 };
 use tempo::eval::weights_file::{builtin, decode, encode, read_file, write_file};
 use tempo::eval::{evaluate_learned, table_for};
@@ -215,15 +215,15 @@ fn symmetric_in_random_games<R: Rules>(patterns: &Patterns) -> usize {
 
 #[test]
 fn the_evaluation_is_colour_symmetric() {
-    let ten = random_patterns(Layout::of::<Board10>(), 7);
+    let ten = random_patterns(Layout::w4x4::<Board10>(), 7);
     assert!(symmetric_in_random_games::<International>(&ten) > 1000);
-    let eight = random_patterns(Layout::of::<Board8>(), 11);
+    let eight = random_patterns(Layout::w4x4::<Board8>(), 11);
     assert!(symmetric_in_random_games::<Brazilian>(&eight) > 1000);
-    let tall = random_patterns(Layout::tall::<Board10>(), 13);
+    let tall = random_patterns(Layout::w4x6::<Board10>(), 13);
     assert!(symmetric_in_random_games::<International>(&tall) > 1000);
-    let tall = random_patterns(Layout::tall::<Board8>(), 17);
+    let tall = random_patterns(Layout::w4x6::<Board8>(), 17);
     assert!(symmetric_in_random_games::<Brazilian>(&tall) > 1000);
-    let banded = Layout::banded::<Board10>();
+    let banded = Layout::w4x6m::<Board10>();
     assert!(symmetric_in_random_games::<International>(&random_patterns(banded, 19)) > 1000);
     // The middle band alone (the top windows' tables and the king terms
     // 0) scores positions too, and as symmetrically.
@@ -233,7 +233,7 @@ fn the_evaluation_is_colour_symmetric() {
     raw[2 * banded.table_weights()..].fill(0);
     let middle = Patterns::from_raw(banded, raw).unwrap();
     assert!(symmetric_in_random_games::<International>(&middle) > 1000);
-    let banded = Layout::banded::<Board8>();
+    let banded = Layout::w4x6m::<Board8>();
     assert!(symmetric_in_random_games::<Brazilian>(&random_patterns(banded, 29)) > 1000);
     // The shipped weights too.
     symmetric_in_random_games::<International>(&builtin(VariantKind::International));
@@ -271,16 +271,16 @@ fn model_agrees<R: Rules>(patterns: &Patterns) -> usize {
 
 #[test]
 fn the_evaluation_computes_the_model_the_fit_fits() {
-    model_agrees::<International>(&random_patterns(Layout::of::<Board10>(), 21));
-    model_agrees::<Brazilian>(&random_patterns(Layout::of::<Board8>(), 22));
-    let kings = model_agrees::<International>(&random_patterns(Layout::tall::<Board10>(), 23));
+    model_agrees::<International>(&random_patterns(Layout::w4x4::<Board10>(), 21));
+    model_agrees::<Brazilian>(&random_patterns(Layout::w4x4::<Board8>(), 22));
+    let kings = model_agrees::<International>(&random_patterns(Layout::w4x6::<Board10>(), 23));
     assert!(kings > 100, "{kings}");
-    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::tall::<Board8>(), 24));
+    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::w4x6::<Board8>(), 24));
     assert!(kings > 100, "{kings}");
-    let banded = Layout::banded::<Board10>();
+    let banded = Layout::w4x6m::<Board10>();
     let kings = model_agrees::<International>(&random_patterns(banded, 25));
     assert!(kings > 100, "{kings}");
-    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::banded::<Board8>(), 30));
+    let kings = model_agrees::<Brazilian>(&random_patterns(Layout::w4x6m::<Board8>(), 30));
     assert!(kings > 100, "{kings}");
 }
 
@@ -289,24 +289,24 @@ fn the_evaluation_computes_the_model_the_fit_fits() {
 /// tall sets can be widened.
 #[test]
 fn a_tall_set_widened_by_a_band_scores_as_before() {
-    let tall = random_patterns(Layout::tall::<Board10>(), 26);
-    let banded = tall.banded().unwrap();
-    assert_eq!(banded.layout(), Layout::banded::<Board10>());
+    let tall = random_patterns(Layout::w4x6::<Board10>(), 26);
+    let banded = tall.with_middle_band().unwrap();
+    assert_eq!(banded.layout(), Layout::w4x6m::<Board10>());
     let mut scored = 0;
     random_games::<International>(0x5851_F42D_4C95_7F2D, 20, 150, |pos| {
         assert_eq!(banded.white_score(pos), tall.white_score(pos), "{pos:?}");
         scored += usize::from(tall.white_score(pos) != 0);
     });
     assert!(scored > 1000, "{scored}");
-    assert!(banded.banded().is_err());
-    let tall = random_patterns(Layout::tall::<Board8>(), 27);
-    let banded = tall.banded().unwrap();
-    assert_eq!(banded.layout(), Layout::banded::<Board8>());
+    assert!(banded.with_middle_band().is_err());
+    let tall = random_patterns(Layout::w4x6::<Board8>(), 27);
+    let banded = tall.with_middle_band().unwrap();
+    assert_eq!(banded.layout(), Layout::w4x6m::<Board8>());
     random_games::<Brazilian>(0x5851_F42D_4C95_7F2D, 10, 100, |pos| {
         assert_eq!(banded.white_score(pos), tall.white_score(pos), "{pos:?}");
     });
-    assert!(random_patterns(Layout::of::<Board10>(), 28)
-        .banded()
+    assert!(random_patterns(Layout::w4x4::<Board10>(), 28)
+        .with_middle_band()
         .is_err());
 }
 
@@ -314,10 +314,10 @@ fn a_tall_set_widened_by_a_band_scores_as_before() {
 fn the_patterns_add_to_the_hand_evaluation() {
     let pos = Position::<International>::start()
         .play(Position::<International>::start().legal_moves().as_slice()[0]);
-    let zero = Patterns::zero(Layout::of::<Board10>());
-    let hand = tempo::eval::evaluate_with(&pos, table_for::<International>());
+    let zero = Patterns::zero(Layout::w4x4::<Board10>());
+    let hand = tempo::eval::evaluate_hand_with(&pos, table_for::<International>());
     assert_eq!(evaluate_learned(&pos, &zero), hand);
-    let some = random_patterns(Layout::of::<Board10>(), 3);
+    let some = random_patterns(Layout::w4x4::<Board10>(), 3);
     let white = some.white_score(&pos);
     assert_ne!(white, 0);
     // Black is to move: the score is from Black's view.
@@ -341,7 +341,7 @@ fn weights_file(name: &str, kind: VariantKind, patterns: &Patterns) -> PathBuf {
 #[test]
 fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     let kind = VariantKind::International;
-    let patterns = random_patterns(Layout::of::<Board10>(), 5);
+    let patterns = random_patterns(Layout::w4x4::<Board10>(), 5);
     let bytes = encode(kind, &patterns);
     let (read_kind, read) = decode(&bytes, "test").unwrap();
     assert_eq!((read_kind, &read), (kind, &patterns));
@@ -349,16 +349,16 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
     write_file(kind, &patterns, &path).unwrap();
     assert_eq!(read_file(kind, &path).unwrap(), patterns);
     // Tall windows round-trip too, and keep their shape.
-    let tall = random_patterns(Layout::tall::<Board8>(), 6);
+    let tall = random_patterns(Layout::w4x6::<Board8>(), 6);
     let (_, read) = decode(&encode(VariantKind::Brazilian, &tall), "tall").unwrap();
     assert_eq!(read, tall);
-    assert_eq!(read.layout(), Layout::tall::<Board8>());
+    assert_eq!(read.layout(), Layout::w4x6::<Board8>());
     // And windows with the middle band, on both boards.
-    let banded = random_patterns(Layout::banded::<Board10>(), 8);
+    let banded = random_patterns(Layout::w4x6m::<Board10>(), 8);
     let (_, read) = decode(&encode(kind, &banded), "banded").unwrap();
     assert_eq!(read, banded);
     assert_eq!(read.layout().tables(), 8);
-    let banded = random_patterns(Layout::banded::<Board8>(), 9);
+    let banded = random_patterns(Layout::w4x6m::<Board8>(), 9);
     let (_, read) = decode(&encode(VariantKind::Brazilian, &banded), "banded").unwrap();
     assert_eq!(read, banded);
     assert_eq!(read.layout().tables(), 6);
@@ -393,8 +393,8 @@ fn a_weights_file_round_trips_and_a_bad_one_is_refused() {
         .to_string();
     assert!(err.contains("turkish has no learned patterns"), "{err}");
     // Out-of-range weights are refused.
-    let too_big = vec![(MAX_WEIGHT + 1) as i16; Layout::of::<Board10>().weights_per_phase() * 2];
-    assert!(Patterns::from_raw(Layout::of::<Board10>(), too_big).is_err());
+    let too_big = vec![(MAX_WEIGHT + 1) as i16; Layout::w4x4::<Board10>().weights_per_phase() * 2];
+    assert!(Patterns::from_raw(Layout::w4x4::<Board10>(), too_big).is_err());
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
     let path = weights_file(
         "hub.tpw",
         kind,
-        &random_patterns(Layout::of::<Board10>(), 9),
+        &random_patterns(Layout::w4x4::<Board10>(), 9),
     );
     let mut engine = EngineHost::new();
     let value = |engine: &EngineHost| {
@@ -431,7 +431,7 @@ fn the_hub_parameter_loads_weights_and_keeps_them_on_a_bad_file() {
     let brazilian = weights_file(
         "br.tpw",
         VariantKind::Brazilian,
-        &random_patterns(Layout::of::<Board8>(), 9),
+        &random_patterns(Layout::w4x4::<Board8>(), 9),
     );
     assert!(engine
         .set_param("eval-file", brazilian.to_str().unwrap())
@@ -560,7 +560,7 @@ fn training_lowers_the_held_out_loss() {
         ..small_config(160)
     };
     let path = selfplay_file("train.spd", &config);
-    let layout = Layout::of::<<Brazilian as Rules>::Geometry>();
+    let layout = Layout::w4x4::<<Brazilian as Rules>::Geometry>();
     let mut train = Samples::new(layout);
     for chunk in read_data(&path, kind).unwrap() {
         train.extend::<Brazilian>(&chunk.records).unwrap();
@@ -607,12 +607,12 @@ fn training_lowers_the_held_out_loss() {
         }
         fit_to(layout, &samples, start, &fit_config, &mut |_| {})
     };
-    let tall = Layout::tall::<<Brazilian as Rules>::Geometry>();
+    let tall = Layout::w4x6::<<Brazilian as Rules>::Geometry>();
     let fitted_tall = fit_whole_file(tall, &Patterns::zero(tall));
     assert!(fitted_tall.best.0 < fitted_tall.start_loss);
     assert_eq!(fitted_tall.patterns.layout(), tall);
-    let banded = Layout::banded::<<Brazilian as Rules>::Geometry>();
-    let fitted_banded = fit_whole_file(banded, &fitted_tall.patterns.banded().unwrap());
+    let banded = Layout::w4x6m::<<Brazilian as Rules>::Geometry>();
+    let fitted_banded = fit_whole_file(banded, &fitted_tall.patterns.with_middle_band().unwrap());
     assert!(fitted_banded.best.0 < fitted_banded.start_loss);
     assert_eq!(fitted_banded.patterns.layout(), banded);
     // The command refuses a start of one shape with --windows of the other
@@ -662,12 +662,20 @@ fn train_one_epoch(path: &Path, args: &[&OsStr], out: &Path) -> String {
 }
 
 /// `tempo train` on a file of fewer batches than `--hold-out` (20) holds
-/// out its last batch instead of refusing to train.
+/// out its last batch instead of refusing to train; with no `--windows` it
+/// fits the shape of the variant's built-in weights (Brazilian: 4x6).
 #[test]
 fn train_on_a_small_file_holds_out_its_last_batch() {
     let path = selfplay_file("small.spd", &small_config(4));
-    let stderr = train_one_epoch(&path, &[], &scratch("small.tpw"));
+    let out = scratch("small.tpw");
+    let stderr = train_one_epoch(&path, &[], &out);
     assert!(stderr.contains("holding out the last batch"), "{stderr}");
+    assert!(stderr.contains("(4x6 windows)"), "{stderr}");
+    let shape = read_file(VariantKind::Brazilian, &out)
+        .unwrap()
+        .layout()
+        .shape;
+    assert_eq!(shape, Shape::W4x6);
 }
 
 /// `tempo train --egdb` gives the positions within the endgame tables their
@@ -696,7 +704,7 @@ fn train_takes_the_values_of_the_endgame_tables() {
 /// refusal.
 #[test]
 fn the_mean_of_weight_sets_is_taken_entry_by_entry() {
-    let layout = Layout::tall::<Board8>();
+    let layout = Layout::w4x6::<Board8>();
     let a = random_patterns(layout, 11);
     let b = random_patterns(layout, 12);
     assert_eq!(average(&[&a, &a]).unwrap(), a);
@@ -723,7 +731,7 @@ fn the_mean_of_weight_sets_is_taken_entry_by_entry() {
     let mean = average(&[&set(-1), &set(0), &set(0)]).unwrap();
     assert!(mean.raw().iter().all(|&w| w == 0));
     // Another window shape, one set, none: refused.
-    let small = random_patterns(Layout::of::<Board8>(), 13);
+    let small = random_patterns(Layout::w4x4::<Board8>(), 13);
     let err = average(&[&a, &small]).unwrap_err();
     assert!(err.contains("average sets of one layout"), "{err}");
     assert!(average(&[&a]).unwrap_err().contains("at least two"));
@@ -742,7 +750,7 @@ fn the_weights_command_averages_files_and_refuses_mixed_ones() {
             .output()
             .unwrap()
     };
-    let layout = Layout::tall::<Board8>();
+    let layout = Layout::w4x6::<Board8>();
     let (a, b) = (random_patterns(layout, 21), random_patterns(layout, 22));
     let pa = weights_file("avg-a.tpw", VariantKind::Brazilian, &a);
     let pb = weights_file("avg-b.tpw", VariantKind::Brazilian, &b);
@@ -771,12 +779,12 @@ fn the_weights_command_averages_files_and_refuses_mixed_ones() {
     let intl = weights_file(
         "avg-intl.tpw",
         VariantKind::International,
-        &random_patterns(Layout::tall::<Board10>(), 23),
+        &random_patterns(Layout::w4x6::<Board10>(), 23),
     );
     let small = weights_file(
         "avg-small.tpw",
         VariantKind::Brazilian,
-        &random_patterns(Layout::of::<Board8>(), 24),
+        &random_patterns(Layout::w4x4::<Board8>(), 24),
     );
     let missing = scratch("avg-missing.tpw");
     for (second, message) in [

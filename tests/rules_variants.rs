@@ -9,7 +9,7 @@
 //! by row from White's top left), except Italian, whose board is turned:
 //! 1 = a8, 4 = g8, 29 = b1, 32 = h1. 10x10: 1 = b10, 46 = a1.
 
-use tempo::referee::{Game, GameResult, WinReason};
+use tempo::game::{Game, GameResult, WinReason};
 use tempo::rules::notation::parse_move;
 use tempo::rules::{
     Brazilian, Breakthrough, DrawClocks, DrawReason, DrawSettings, English, Frisian, Frysk,

@@ -338,7 +338,7 @@ fn helper_threads_find_a_legal_move_at_the_depth_asked() {
     }
 }
 
-/// A quiet one-thread bench to `depth` with the techniques `options`.
+/// A quiet one-thread bench to `depth` with the search parameters `options`.
 fn bench_args(depth: u32, options: &[&str]) -> BenchArgs {
     BenchArgs {
         depth,
@@ -435,8 +435,8 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
         write_file(kind, &Patterns::zero(layout), &path).unwrap();
         path
     };
-    let zero_10 = zero_file(VariantKind::International, Layout::of::<Board10>());
-    let zero_8 = zero_file(VariantKind::Brazilian, Layout::of::<Board8>());
+    let zero_10 = zero_file(VariantKind::International, Layout::w4x4::<Board10>());
+    let zero_8 = zero_file(VariantKind::Brazilian, Layout::w4x4::<Board8>());
     let args = |eval_files: Vec<std::path::PathBuf>| BenchArgs {
         depth: 5,
         threads: 1,
@@ -478,7 +478,7 @@ fn the_bench_searches_with_the_weights_files_it_is_given() {
 fn quiescence_threat_plies_still_give_legal_moves() {
     for threat_plies in [1, 2] {
         let pos = parse_fen::<International>("W:W27,28,32,33,37,38:B12,13,17,18,19,23").unwrap();
-        let r = depth_search_with(pos, 6, |setup| setup.techniques.threat_plies = threat_plies);
+        let r = depth_search_with(pos, 6, |setup| setup.params.threat_plies = threat_plies);
         assert!(pos.legal_moves().contains(r.best.unwrap()));
     }
 }

@@ -10,7 +10,7 @@ use tempo::rules::notation::{parse_move, parse_position};
 use tempo::rules::{International, VariantKind};
 use tempo::search::resources::ResourceSettings;
 use tempo::search::tt::Table;
-use tempo::search::Techniques;
+use tempo::search::SearchParams;
 
 const SHOTS: &str = include_str!("data/shots.tsv");
 
@@ -20,12 +20,12 @@ const SHOTS: &str = include_str!("data/shots.tsv");
 const FEN: &str =
     "W:W26,28,29,31,33,35,38,39,41,43,44,45,48,49:B2,7,8,9,12,13,15,17,18,19,20,24,25,30";
 
-fn settings(techniques: Techniques) -> TacticsSettings {
+fn settings(params: SearchParams) -> TacticsSettings {
     TacticsSettings {
         movetime: Duration::from_millis(1500),
         threads: 1,
         resources: ResourceSettings::default(),
-        techniques,
+        params,
     }
 }
 
@@ -35,11 +35,11 @@ fn a_shot_is_solved_and_a_wrong_move_is_not() {
     let shots = read_shots(VariantKind::International, &text).unwrap();
     let mut table = Table::new(16);
     for qs_sacrifices in [0, 2] {
-        let techniques = Techniques {
+        let params = SearchParams {
             qs_sacrifices,
-            ..Techniques::default()
+            ..SearchParams::default()
         };
-        let settings = settings(techniques);
+        let settings = settings(params);
         let mut seen = 0;
         let attempts = solve_all(
             VariantKind::International,

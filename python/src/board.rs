@@ -1,7 +1,7 @@
 //! `Board` (a game of any variant under its draw rules), `Move` and
 //! `DrawClocks`.
 //!
-//! A board is a `tempo::referee::Game<R>` behind the object-safe
+//! A board is a `tempo::game::Game<R>` behind the object-safe
 //! [`VariantBoard`] trait: the game keeps the positions, the draw clocks
 //! and the result, so play, undo and the end of the game are the crate's own.
 
@@ -10,7 +10,7 @@ use std::any::Any;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tempo::cli::perft::{divide_threads, perft_threads};
-use tempo::referee::{Game, GameResult};
+use tempo::game::{Game, GameResult};
 use tempo::rules::notation::{
     find_move, format_move, parse_position, squares_of, to_fen, to_hub, MoveSquares,
 };

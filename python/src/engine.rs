@@ -14,7 +14,7 @@ use crossbeam_channel::{unbounded, RecvTimeoutError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tempo::engine::{EngineError, EngineEvent, EngineHost, GoMode, Limits, Score};
-use tempo::referee::Game;
+use tempo::game::Game;
 use tempo::rules::notation::MoveSquares;
 use tempo::rules::Rules;
 

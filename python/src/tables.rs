@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError};
 use pyo3::prelude::*;
 use tempo::egdb::{Egdb, EgdbError, Value};
-use tempo::referee::Game;
+use tempo::game::Game;
 use tempo::rules::{Rules, VariantKind};
 
 use crate::board::Board;

@@ -21,8 +21,8 @@
 //! (`{#12}` White wins, `{#-12}` Black wins). A marked move is followed by
 //! the better move and its line as a variation.
 
+use crate::game::Game;
 use crate::pdn::{move_text, write_tag};
-use crate::referee::Game;
 use crate::rules::notation::parse_move;
 use crate::rules::{Move, Position, Rules, Side};
 

@@ -11,8 +11,8 @@
 use std::fmt;
 
 use super::{AnyGame, Source, Unit};
+use crate::game::Game;
 use crate::pdn::{read_games, PdnGame};
-use crate::referee::Game;
 use crate::rules::notation::parse_position;
 use crate::rules::{NotationError, Position, Rules, VariantKind};
 

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::Score;
-use crate::referee::Game;
+use crate::game::Game;
 use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
 use crate::search::resources::{ResourceError, ResourceSettings};

@@ -8,8 +8,8 @@
 
 use std::fmt::Write as _;
 
+use crate::game::Game;
 use crate::pdn::move_text;
-use crate::referee::Game;
 use crate::rules::notation::squares_of;
 use crate::rules::{Geometry, Move, Piece, Position, Rules, Side, Square};
 

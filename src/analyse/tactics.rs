@@ -25,7 +25,7 @@ use crate::rules::{Move, MoveStyle, Rules, VariantKind};
 use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
 use crate::search::{search, solved_draws, Control, Limits, SearchResources, SearchSetup};
-use crate::search::{Iteration, Techniques};
+use crate::search::{Iteration, SearchParams};
 
 /// The time within which a solution counts as fast.
 pub const FAST: Duration = Duration::from_millis(100);
@@ -169,8 +169,8 @@ pub struct TacticsSettings {
     pub threads: usize,
     /// The weights and endgame tables of the searches.
     pub resources: ResourceSettings,
-    /// The search's optional techniques.
-    pub techniques: Techniques,
+    /// The search parameters.
+    pub params: SearchParams,
 }
 
 /// Searches every shot of `shots` (read for variant `kind`) in order,
@@ -226,7 +226,7 @@ fn solve<R: Rules>(
     setup.threads = settings.threads.max(1);
     setup.search_single_move = true;
     setup.resources = resources.clone();
-    setup.techniques = settings.techniques;
+    setup.params = settings.params;
     let control = Control::new(false);
     let started = Instant::now();
     let mut answers = Vec::new();

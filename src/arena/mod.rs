@@ -1,5 +1,5 @@
-//! Engine-versus-engine matches between Hub engines, refereed by the
-//! `referee`: every reply is checked for legality, games end by the rules
+//! Engine-versus-engine matches between Hub engines, refereed with
+//! `game`: every reply is checked for legality, games end by the rules
 //! of the variant (or by optional adjudication), each side's `Clock` is
 //! kept by the match, never by the engines.
 //!
@@ -24,9 +24,9 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
+use crate::game::{Clock, Game, TimeControl};
 use crate::pdn::{game_pdn, GameTags};
 use crate::protocol::hub::codec::LevelUpdate;
-use crate::referee::{Clock, Game, TimeControl};
 use crate::rules::notation::{format_move, parse_move, parse_position};
 use crate::rules::{Move, MoveStyle, Position, Rules, Side, VariantKind};
 pub use client::{Claim, EngineClient, EngineSpec, HubClient};

@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::referee::Game;
+use crate::game::Game;
 use crate::rules::notation::parse_fen;
 use crate::rules::{Brazilian, International, Rules, VariantKind};
 use crate::search::resources::{eval_file_variant, EvalSource, ResourceSettings};
 use crate::search::tt::Table;
 use crate::search::{
-    search, solved_draws, Control, Limits, SearchResources, SearchSetup, Techniques,
+    search, solved_draws, Control, Limits, SearchParams, SearchResources, SearchSetup,
 };
 
 /// International positions, opening to endgame.
@@ -83,7 +83,7 @@ pub struct BenchArgs {
     #[arg(long = "eval-network", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub eval_network: bool,
-    /// A search technique set for every search, as `NAME=VALUE` (the
+    /// A search parameter set for every search, as `NAME=VALUE` (the
     /// engine parameter of that name, e.g. `qs-sacrifices=1`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -124,17 +124,17 @@ pub fn bench(args: &BenchArgs, line: &mut dyn FnMut(String)) -> Result<BenchTota
             return Err(format!("two --eval-file for {kind}: give one per variant"));
         }
     }
-    let mut techniques = Techniques::default();
+    let mut params = SearchParams::default();
     for option in &args.options {
-        techniques.assign(option)?;
+        params.assign(option)?;
     }
     let international = Searches {
         resources: resources::<International>(international, args.eval_network)?,
-        techniques,
+        params,
     };
     let brazilian = Searches {
         resources: resources::<Brazilian>(brazilian, args.eval_network)?,
-        techniques,
+        params,
     };
     let mut table = Table::new(args.hash as usize);
     for fen in INTERNATIONAL {
@@ -162,7 +162,7 @@ fn resources<R: Rules>(
 /// What every bench search of a variant searches with.
 struct Searches<R: Rules> {
     resources: SearchResources<R>,
-    techniques: Techniques,
+    params: SearchParams,
 }
 
 fn bench_one<R: Rules>(
@@ -186,7 +186,7 @@ fn bench_one<R: Rules>(
     setup.threads = args.threads as usize;
     setup.search_single_move = true;
     setup.resources = searches.resources.clone();
-    setup.techniques = searches.techniques;
+    setup.params = searches.params;
     let started = Instant::now();
     let result = search(&setup, table, &control, &mut |_| {});
     let time = started.elapsed();

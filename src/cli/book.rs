@@ -18,8 +18,8 @@ use super::VariantParser;
 use crate::book::{
     self, add_game, Book, BuildConfig, BuildEvent, GameOutcome, Progress, ScoredMove,
 };
+use crate::game::Game;
 use crate::pdn::{read_games, PdnGame};
-use crate::referee::Game;
 use crate::rules::notation::{parse_move, parse_position, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;

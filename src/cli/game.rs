@@ -16,7 +16,7 @@ use clap::Args;
 
 use super::VariantParser;
 use crate::engine::draw_params;
-use crate::referee::Game;
+use crate::game::Game;
 use crate::rules::notation::{parse_position, to_fen};
 use crate::rules::{DrawSettings, Position, Rules, VariantKind};
 

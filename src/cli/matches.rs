@@ -14,8 +14,8 @@ use crate::arena::stats::{rounded, Sprt, SprtVerdict};
 use crate::arena::{
     openings, run_match, Adjudication, EngineSpec, FailureKind, GameRecord, MatchConfig, ThinkTimes,
 };
+use crate::game::TimeControl;
 use crate::protocol::hub::Numbering;
-use crate::referee::TimeControl;
 use crate::rules::{Rules, VariantKind};
 
 /// Arguments of `tempo match`.

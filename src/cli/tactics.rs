@@ -16,7 +16,7 @@ use super::VariantParser;
 use crate::analyse::tactics::{read_shots, solve_all, Summary, TacticsSettings, FAST};
 use crate::rules::VariantKind;
 use crate::search::tt::Table;
-use crate::search::Techniques;
+use crate::search::SearchParams;
 
 /// Arguments of `tempo tactics`.
 #[derive(Debug, Args)]
@@ -37,7 +37,7 @@ pub struct TacticsArgs {
     /// Transposition table size in MiB, cleared for every position.
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
-    /// A search technique set for every search, as `NAME=VALUE` (the
+    /// A search parameter set for every search, as `NAME=VALUE` (the
     /// engine parameter of that name, e.g. `qs-sacrifices=1`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -57,11 +57,9 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode, String> {
         return Err(format!("--movetime {}: must be positive", args.movetime));
     }
     let movetime = Duration::from_secs_f64(args.movetime);
-    let mut techniques = Techniques::default();
+    let mut params = SearchParams::default();
     for option in &args.options {
-        techniques
-            .assign(option)
-            .map_err(|e| format!("--option {e}"))?;
+        params.assign(option).map_err(|e| format!("--option {e}"))?;
     }
     let path = args.file.display();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
@@ -74,7 +72,7 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode, String> {
         movetime,
         threads: args.threads as usize,
         resources: args.resources.settings(),
-        techniques,
+        params,
     };
     let mut table = Table::try_new(args.hash as usize)?;
     let attempts = solve_all(kind, &shots, &settings, &mut table, &mut |shot, attempt| {

@@ -5,13 +5,16 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::TypedValueParser;
 use clap::Args;
 
 use super::VariantParser;
 use crate::egdb::Egdb;
 use crate::eval::network::{write_network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::{Layout, Patterns, Shape};
-use crate::eval::weights_file::{builtin, has_patterns, read_file as read_weights, write_file};
+use crate::eval::weights_file::{
+    builtin, has_patterns, read_file as read_weights, ships_weights, write_file,
+};
 use crate::rules::{Rules, VariantKind};
 use crate::train::distinct::Split;
 use crate::train::exact::relabel;
@@ -72,9 +75,10 @@ pub struct TrainArgs {
     /// stage by the men's steps to crown and learned king terms) or 4x6m
     /// (4x6 with a band of windows on the middle six rows, 8 tables
     /// instead of 4 on 10x10, 6 instead of 3 on 8x8) [default: that of
-    /// --init, else 4x4].
-    #[arg(long, value_enum)]
-    pub windows: Option<WindowShape>,
+    /// --init, else that of the variant's built-in weights (International
+    /// 4x6m, Brazilian 4x6), else 4x6].
+    #[arg(long, value_parser = shape_parser())]
+    pub windows: Option<Shape>,
     /// Endgame tables (a folder `tempo egdb build` wrote): the positions
     /// within them, to fit and held out, take the tables' value (a win
     /// within the plies the count rules leave from the position on, else a
@@ -104,18 +108,20 @@ const PATTERN_LR: f32 = 0.25;
 /// Adam's first step for a network.
 const NETWORK_LR: f32 = 0.001;
 
-/// The window shapes `tempo train` can fit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum WindowShape {
-    /// 4 files by 4 rows.
-    #[value(name = "4x4")]
-    Small,
-    /// 4 files by 6 rows.
-    #[value(name = "4x6")]
-    Tall,
-    /// 4 files by 6 rows, with a band of them on the middle rows.
-    #[value(name = "4x6m")]
-    Banded,
+/// Reads `--windows`: the names of [`Shape::name`].
+fn shape_parser() -> impl TypedValueParser<Value = Shape> {
+    clap::builder::PossibleValuesParser::new(Shape::ALL.map(Shape::name))
+        .try_map(|name| Shape::parse(&name).ok_or(format!("unknown window shape '{name}'")))
+}
+
+/// The window shape a fit from nothing takes without `--windows`: that of
+/// the variant's built-in weights where it ships some, else 4x6.
+fn default_shape(kind: VariantKind) -> Shape {
+    if ships_weights(kind) {
+        builtin(kind).layout().shape
+    } else {
+        Shape::W4x6
+    }
 }
 
 /// Runs `tempo train`.
@@ -160,31 +166,26 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         Some(path) => Some(read_weights(kind, path).map_err(|e| e.to_string())?),
         None => None,
     };
-    let asked = match args.windows {
-        None => None,
-        Some(WindowShape::Small) => Some(Layout::of::<R::Geometry>()),
-        Some(WindowShape::Tall) => Some(Layout::tall::<R::Geometry>()),
-        Some(WindowShape::Banded) => Some(Layout::banded::<R::Geometry>()),
-    };
+    let asked = args.windows.map(Layout::shaped::<R::Geometry>);
     // A tall set asked to fit a band keeps its tables and king terms.
     let start = match (start, asked) {
         (Some(weights), Some(layout))
-            if weights.layout().shape == Shape::Tall && layout.shape == Shape::Banded =>
+            if weights.layout().shape == Shape::W4x6 && layout.shape == Shape::W4x6m =>
         {
-            Some(weights.banded()?)
+            Some(weights.with_middle_band()?)
         }
         (start, _) => start,
     };
     let layout = match (&start, asked) {
         (Some(weights), Some(layout)) if weights.layout() != layout => {
             return Err(format!(
-                "--init has {:?} windows, --windows asks for {:?}: leave one out",
-                weights.layout().shape,
-                layout.shape
+                "--init has {} windows, --windows asks for {}: leave one out",
+                weights.layout().shape.name(),
+                layout.shape.name()
             ))
         }
         (Some(weights), _) => weights.layout(),
-        (None, layout) => layout.unwrap_or(Layout::of::<R::Geometry>()),
+        (None, layout) => layout.unwrap_or(Layout::shaped::<R::Geometry>(default_shape(kind))),
     };
     let split = load_split::<R>(args)?;
     let (mut train, mut valid) = (Samples::new(layout), Samples::new(layout));
@@ -205,9 +206,9 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     drop(split);
     let start = start.unwrap_or_else(|| Patterns::zero(layout));
     eprintln!(
-        "train {kind}: {} weights ({:?} windows)",
+        "train {kind}: {} weights ({} windows)",
         layout.weights_per_phase() * 2,
-        layout.shape
+        layout.shape.name()
     );
     let config = FitConfig {
         epochs: args.epochs,

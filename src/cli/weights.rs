@@ -66,15 +66,6 @@ pub fn run(args: &WeightsArgs) -> Result<ExitCode, String> {
     }
 }
 
-/// The name `tempo train --windows` gives a window shape.
-fn shape_name(shape: Shape) -> &'static str {
-    match shape {
-        Shape::Small => "4x4",
-        Shape::Tall => "4x6",
-        Shape::Banded => "4x6m",
-    }
-}
-
 fn read(path: &Path) -> Result<(VariantKind, Patterns), String> {
     read_any(path).map_err(|e| e.to_string())
 }
@@ -97,9 +88,9 @@ fn run_average(args: &AverageArgs) -> Result<ExitCode, String> {
                     "{}: the weights have {} windows, but {} has {}: average sets of one \
                      window shape",
                     file.display(),
-                    shape_name(patterns.layout().shape),
+                    Shape::name(patterns.layout().shape),
                     args.files[0].display(),
-                    shape_name(first.layout().shape)
+                    Shape::name(first.layout().shape)
                 ));
             }
         }
@@ -116,7 +107,7 @@ fn run_average(args: &AverageArgs) -> Result<ExitCode, String> {
          every set",
         args.out.display(),
         sets.len(),
-        shape_name(mean.layout().shape),
+        Shape::name(mean.layout().shape),
         mean.raw().len(),
         differing
     );
@@ -150,7 +141,7 @@ fn run_info(args: &InfoArgs) -> Result<ExitCode, String> {
             "{}: {kind}, {} windows on {}x{} ({} tables, {} king terms), {} weights, {} not 0, \
              the largest {:.2} men",
             file.display(),
-            shape_name(layout.shape),
+            Shape::name(layout.shape),
             layout.rows,
             layout.rows,
             layout.tables(),

@@ -11,7 +11,7 @@ use super::strength::{choose, LevelPlan};
 use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
-use crate::referee::{Game, GameResult};
+use crate::game::{Game, GameResult};
 use crate::rules::draw::DrawSettings;
 use crate::rules::notation::{parse_position, squares_of, to_hub};
 use crate::rules::{Move, Position, Rules, VariantKind};
@@ -199,7 +199,7 @@ impl<R: Rules> VariantGame for GameState<R> {
             _ => 1,
         };
         setup.search_single_move = mode == GoMode::Analyze;
-        setup.techniques = options.techniques;
+        setup.params = options.params;
         setup.resources = self.resources.clone();
         setup.contempt = if mode == GoMode::Analyze {
             0

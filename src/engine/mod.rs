@@ -39,7 +39,7 @@ use crate::rules::{Move, PerVariant, Position, Rules, VariantKind};
 use crate::search::resources::{builtin_egdb, EvalSource, ResourceSettings};
 pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
-use crate::search::{solved_draws, Control, Techniques};
+use crate::search::{solved_draws, Control, SearchParams};
 use game_state::{new_game_state, BookHit, SearchRequest, VariantGame};
 pub use types::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
@@ -63,8 +63,8 @@ pub struct Options {
     pub multipv: usize,
     /// Draw avoidance in hundredths of a man (not used by `go analyze`).
     pub contempt: usize,
-    /// The search's optional techniques (Hub parameters by their names).
-    pub techniques: Techniques,
+    /// The search's parameters (Hub tuning parameters by their names).
+    pub params: SearchParams,
     /// Play from the opening book in `go think` and `go ponder`.
     pub book: bool,
     /// Book moves within this many hundredths of a man of the best book
@@ -82,7 +82,7 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             contempt: DEFAULT_CONTEMPT,
-            techniques: Techniques::default(),
+            params: SearchParams::default(),
             book: true,
             book_margin: 4,
             level: strength::MAX_LEVEL,

@@ -14,8 +14,8 @@ use super::{
 };
 use crate::book;
 use crate::rules::VariantKind;
+use crate::search::params::SEARCH_PARAMS;
 use crate::search::resources::MAX_EGDB_PIECES;
-use crate::search::techniques::TECHNIQUES;
 use crate::search::tt::Table;
 
 /// The largest `elo` accepted.
@@ -335,14 +335,14 @@ impl EngineHost {
         params
     }
 
-    /// The search's tuning parameters (`techniques`) with their current
+    /// The search's tuning parameters (`SearchParams`) with their current
     /// values: `set-param` takes them as it takes those of [`params`], for
     /// matches, `tempo tune` and tests, but the Hub `hub` answer does not
     /// declare them, so that a GUI shows a player only what a player sets.
     ///
     /// [`params`]: EngineHost::params
     pub fn tuning_params(&self) -> Vec<Param> {
-        TECHNIQUES
+        SEARCH_PARAMS
             .iter()
             .map(|t| Param {
                 name: t.name.to_string(),
@@ -352,7 +352,7 @@ impl EngineHost {
                 },
                 value: self
                     .options
-                    .techniques
+                    .params
                     .get(t.name)
                     .unwrap_or_default()
                     .to_string(),
@@ -372,9 +372,9 @@ impl EngineHost {
         if let Some(spec) = SPECS.iter().find(|spec| spec.name == name) {
             return spec.kind.set(self, value).map_err(bad);
         }
-        if let Some(technique) = TECHNIQUES.iter().find(|t| t.name == name) {
+        if let Some(technique) = SEARCH_PARAMS.iter().find(|t| t.name == name) {
             let n = whole_number(value, 0, technique.max as usize).map_err(bad)?;
-            return self.options.techniques.set(name, n as u32).map_err(bad);
+            return self.options.params.set(name, n as u32).map_err(bad);
         }
         if name.starts_with("draw-") {
             let mut settings = self.draw_settings();

@@ -31,16 +31,17 @@ pub use table::{table_for, EvalTable};
 use terms::{drawish_scale, losing_score, side_score, simplify_bonus};
 pub use weights::{weights_for, Weights, WEIGHTS, WEIGHTS_8X8};
 
-/// The evaluation of `pos` from the side to move's view.
+/// The hand evaluation of `pos` (the terms alone, no learned patterns)
+/// from the side to move's view.
 #[inline(always)]
-pub fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
-    evaluate_with(pos, table_for::<R>())
+pub fn evaluate_hand<R: Rules>(pos: &Position<R>) -> i32 {
+    evaluate_hand_with(pos, table_for::<R>())
 }
 
-/// The evaluation of `pos` from the side to move's view under the table
-/// `t` (the search uses [`table_for`]).
+/// The hand evaluation of `pos` from the side to move's view under the
+/// table `t` (the built-in one is [`table_for`]).
 #[inline(always)]
-pub fn evaluate_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
+pub fn evaluate_hand_with<R: Rules>(pos: &Position<R>, t: &EvalTable) -> i32 {
     let score = hand_white_score(pos, t);
     match pos.side_to_move() {
         Side::White => score,
@@ -93,26 +94,26 @@ mod tests {
 
     #[test]
     fn start_positions_are_balanced() {
-        assert_eq!(evaluate(&Position::<International>::start()), 0);
-        assert_eq!(evaluate(&Position::<Brazilian>::start()), 0);
+        assert_eq!(evaluate_hand(&Position::<International>::start()), 0);
+        assert_eq!(evaluate_hand(&Position::<Brazilian>::start()), 0);
     }
 
     #[test]
     fn an_extra_man_is_worth_about_a_man() {
         let pos = parse_fen::<International>("W:W31,32,33:B18,19").unwrap();
-        let s = evaluate(&pos);
+        let s = evaluate_hand(&pos);
         assert!(s > 50 && s < 200, "{s}");
         let flipped = pos.with_side_to_move(Side::Black);
-        assert_eq!(evaluate(&flipped), -s);
+        assert_eq!(evaluate_hand(&flipped), -s);
     }
 
     #[test]
     fn losing_counts_pieces_against_their_owner() {
         use crate::rules::Losing;
         let ahead = parse_fen::<Losing>("W:W31,32,33:B18,19").unwrap();
-        assert!(evaluate(&ahead) < -50, "{}", evaluate(&ahead));
+        assert!(evaluate_hand(&ahead) < -50, "{}", evaluate_hand(&ahead));
         let normal = parse_fen::<International>("W:W31,32,33:B18,19").unwrap();
-        assert!(evaluate(&normal) > 50);
+        assert!(evaluate_hand(&normal) > 50);
     }
 
     #[test]
@@ -120,14 +121,14 @@ mod tests {
         use crate::rules::English;
         let english = parse_fen::<English>("W:WK14:B5").unwrap();
         let brazilian = parse_fen::<Brazilian>("W:WK14:B5").unwrap();
-        assert!(evaluate(&english) < evaluate(&brazilian));
-        assert!(evaluate(&english) > 0);
+        assert!(evaluate_hand(&english) < evaluate_hand(&brazilian));
+        assert!(evaluate_hand(&english) > 0);
     }
 
     #[test]
     fn mirror_positions_score_opposite() {
         let a = parse_fen::<International>("W:W28,33,K45:B12,19").unwrap();
         let b = parse_fen::<International>("B:B23,18,K6:W39,32").unwrap();
-        assert_eq!(evaluate(&a), evaluate(&b));
+        assert_eq!(evaluate_hand(&a), evaluate_hand(&b));
     }
 }

@@ -197,7 +197,7 @@ fn runaway_rows<G: Geometry>(side: Side, w: &Weights) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{evaluate_with, WEIGHTS, WEIGHTS_8X8};
+    use crate::eval::{evaluate_hand_with, WEIGHTS, WEIGHTS_8X8};
     use crate::rules::notation::parse_fen;
     use crate::rules::{Brazilian, International};
 
@@ -233,8 +233,8 @@ mod tests {
                 ..w
             };
             (
-                evaluate_with(&pos, &EvalTable::of::<G>(w)),
-                evaluate_with(&pos, &EvalTable::of::<G>(unscaled)),
+                evaluate_hand_with(&pos, &EvalTable::of::<G>(w)),
+                evaluate_hand_with(&pos, &EvalTable::of::<G>(unscaled)),
             )
         }
         let scaled_by = |(scaled, unscaled): (i32, i32), percent: i32| {

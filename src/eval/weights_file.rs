@@ -93,7 +93,7 @@ pub fn has_patterns(kind: VariantKind) -> bool {
 
 /// The small-window layout of the board a variant is played on.
 pub fn layout_of(kind: VariantKind) -> Layout {
-    crate::rules::with_rules!(kind, R => Layout::of::<<R as crate::rules::Rules>::Geometry>())
+    crate::rules::with_rules!(kind, R => Layout::w4x4::<<R as crate::rules::Rules>::Geometry>())
 }
 
 /// The layout of the board a variant is played on with windows of `shape`.
@@ -180,8 +180,8 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
     };
     let mut shapes = vec![small];
     if version == VERSION {
-        shapes.push(shaped_layout_of(kind, Shape::Tall));
-        shapes.push(shaped_layout_of(kind, Shape::Banded));
+        shapes.push(shaped_layout_of(kind, Shape::W4x6));
+        shapes.push(shaped_layout_of(kind, Shape::W4x6m));
     }
     let shape_of = |l: &Layout| (l.windows(), l.states(), l.tables(), l.king_terms());
     let Some(&layout) = shapes
@@ -285,6 +285,12 @@ pub fn builtin(kind: VariantKind) -> Arc<Patterns> {
             .collect()
     });
     Arc::clone(&SETS[kind.index()])
+}
+
+/// Whether tempo ships trained weights for `kind` (else [`builtin`] is
+/// all 0).
+pub fn ships_weights(kind: VariantKind) -> bool {
+    shipped_bytes(kind).is_some()
 }
 
 /// The weights file shipped for `kind`, if one was trained.

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::referee::{Clock, TimeControl};
+use crate::game::{Clock, TimeControl};
 
 /// How long a search may run. Every field left at its default means no
 /// limit of that kind; a search with no limit at all runs until stopped.

@@ -14,8 +14,8 @@
 
 mod busy;
 pub mod limits;
+pub mod params;
 pub mod resources;
-pub mod techniques;
 pub mod tt;
 mod worker;
 
@@ -25,13 +25,13 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::referee::Game;
+use crate::game::Game;
 use crate::rules::draw::{DrawClocks, DrawSettings, SolvedDraws};
 use crate::rules::{Move, Position, Rules};
 use busy::Busy;
 pub use limits::Limits;
+pub use params::SearchParams;
 pub use resources::{solved_draws, SearchResources};
-pub use techniques::Techniques;
 use tt::Table;
 use worker::Worker;
 
@@ -130,8 +130,8 @@ pub struct SearchSetup<R: Rules> {
     pub multipv: usize,
     /// Search even when only one move is legal (analysis).
     pub search_single_move: bool,
-    /// The optional techniques (all off unless set).
-    pub techniques: Techniques,
+    /// The search parameters (each at its default unless set).
+    pub params: SearchParams,
     /// How much worse than 0 a draw is for the side to move at the root,
     /// in hundredths of a man (0: a draw is a draw).
     pub contempt: i32,
@@ -153,7 +153,7 @@ impl<R: Rules> SearchSetup<R> {
             multipv: 1,
             search_single_move: false,
             contempt: 0,
-            techniques: Techniques::default(),
+            params: SearchParams::default(),
             resources: SearchResources::builtin(),
         }
     }

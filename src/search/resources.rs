@@ -232,7 +232,7 @@ pub fn load_evaluator(kind: VariantKind, source: &EvalSource) -> Result<Evaluato
             .map_err(|e| ResourceError::Eval(e.to_string()))?,
         EvalSource::HandTermsOnly => {
             let layout =
-                crate::rules::with_rules!(kind, R => Layout::of::<<R as Rules>::Geometry>());
+                crate::rules::with_rules!(kind, R => Layout::w4x4::<<R as Rules>::Geometry>());
             Arc::new(Patterns::zero(layout))
         }
     };

@@ -19,7 +19,7 @@ mod table;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use super::{SearchSetup, Shared, Techniques, MATE, MAX_PLY};
+use super::{SearchParams, SearchSetup, Shared, MATE, MAX_PLY};
 use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::rules::draw::{DrawClocks, DrawSettings};
@@ -51,8 +51,8 @@ pub(super) struct Worker<'a, R: Rules> {
     draw: DrawSettings,
     root_clocks: DrawClocks,
     contempt: i32,
-    /// The optional techniques this search uses.
-    techniques: Techniques,
+    /// The search parameters this search uses.
+    params: SearchParams,
     /// What the static scores come from.
     evaluator: Evaluator,
     /// Endgame databases, if loaded.
@@ -73,7 +73,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             buffers.accumulators = evaluator.accumulators(MAX_PLY + 1);
             buffers.eval_cache_owner = Some((R::KIND, evaluator.clone()));
         }
-        let lmr = (setup.techniques.lmr_base, setup.techniques.lmr_divisor);
+        let lmr = (setup.params.lmr_base, setup.params.lmr_divisor);
         if buffers.reductions_for != Some(lmr) {
             fill_reductions(&mut buffers.reductions, lmr.0, lmr.1);
             buffers.reductions_for = Some(lmr);
@@ -88,7 +88,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,
             contempt: setup.contempt,
-            techniques: setup.techniques,
+            params: setup.params,
             evaluator: evaluator.clone(),
             egdb: setup.resources.egdb.clone(),
             egdb_pieces: setup.resources.egdb_pieces(),

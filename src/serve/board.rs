@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use super::http::{Query, Reply};
 use crate::analyse::input::read_pdn as read_pdn_units;
+use crate::game::{Game, GameResult};
 use crate::pdn::write::{game_pdn, move_text, GameTags};
-use crate::referee::{Game, GameResult};
 use crate::rules::notation::{parse_position, squares_of, to_fen, MoveSquares};
 use crate::rules::{Geometry, Move, MoveStyle, Piece, Position, Rules, Side, Square, VariantKind};
 

@@ -16,7 +16,7 @@ use crate::analyse::report::game_section;
 use crate::analyse::{Analyser, AnyGame, Event, Settings, Source, Unit};
 use crate::engine::strength::{describe, LEVEL_ELO, MAX_LEVEL};
 use crate::engine::{EngineEvent, EngineHost, GoMode, Limits, Score, SearchInfo};
-use crate::referee::Game;
+use crate::game::Game;
 use crate::rules::notation::{find_move, squares_of, to_fen, MoveSquares};
 use crate::rules::{Position, Rules};
 use crate::search::resources::{EvalSource, ResourceSettings};

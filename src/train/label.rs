@@ -9,8 +9,8 @@
 use super::batches::{run_batches, BatchPlan, Progress};
 use super::data::{DataWriter, Existing, Record};
 use super::selfplay::quiet;
+use crate::game::Game;
 use crate::pdn::PdnGame;
-use crate::referee::Game;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::{Move, Position, Rules, Side};
 use crate::search::tt::Table;

@@ -15,7 +15,7 @@
 pub use super::batches::Progress;
 use super::batches::{run_batches, BatchPlan};
 use super::data::{DataWriter, Existing, Record};
-use crate::referee::{Game, GameResult};
+use crate::game::{Game, GameResult};
 use crate::rules::movegen::{has_capture, side_has_capture};
 use crate::rules::random::SplitMix64;
 use crate::rules::{Position, Rules};

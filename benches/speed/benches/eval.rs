@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tempo::eval::weights_file::builtin;
-use tempo::eval::{evaluate, evaluate_learned};
+use tempo::eval::{evaluate_hand, evaluate_learned};
 use tempo::rules::notation::parse_fen;
 use tempo::rules::{International, Position, VariantKind};
 use tempo_speed::INTERNATIONAL;
@@ -21,7 +21,7 @@ fn eval(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| evaluate(black_box(p)))
+                .map(|p| evaluate_hand(black_box(p)))
                 .sum::<i32>()
         })
     });

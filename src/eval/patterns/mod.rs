@@ -7,10 +7,10 @@
 //! 3^12 = 531,441; each state has a weight for the middle game and one for
 //! the ending, blended by the stage of the game. Two shapes:
 //!
-//! - [`Shape::Small`]: 4x4 windows at every second file and every second
+//! - [`Shape::W4x4`]: 4x4 windows at every second file and every second
 //!   row (16 on 10x10, 9 on 8x8), each with its own table; the stage is
 //!   the number of pieces on the board.
-//! - [`Shape::Tall`]: 4x6 windows at every second file, along the top six
+//! - [`Shape::W4x6`]: 4x6 windows at every second file, along the top six
 //!   rows and the bottom six (8 on 10x10, 6 on 8x8, overlapping in the
 //!   middle). A bottom window is a top window seen by the other player:
 //!   the board turned half a circle maps it onto one, with the colours
@@ -18,7 +18,7 @@
 //!   serve all windows, and every table learns from both players' halves.
 //!   The stage is the men's steps to crown ([`steps_to_crown`]), and king
 //!   terms the windows cannot see are learned with them (`kings`).
-//! - [`Shape::Banded`]: the tall windows and 4x6 windows on the middle six
+//! - [`Shape::W4x6m`]: the 4x6 windows and 4x6 windows on the middle six
 //!   rows (rows 3-8 of 10x10, 12 windows in all; rows 2-7 of 8x8, 9 in
 //!   all, a band that starts on an odd row). The half turn maps the middle
 //!   band onto itself, file pair `k` onto the last but `k`, so each middle
@@ -26,7 +26,7 @@
 //!   the other player: 8 tables on 10x10, 6 on 8x8.
 //!
 //! ```text
-//! 10x10, the small window at file pair 1, row pair 0 (files c-f, rows 10-7):
+//! 10x10, the 4x4 window at file pair 1, row pair 0 (files c-f, rows 10-7):
 //!     row 0:   .  0  . [1] . [2] .  3  .  4
 //!     row 1:   5  . [6] . [7] .  8  .  9  .
 //!     row 2:   . 11  .[12] .[13] . 14  . 15
@@ -37,10 +37,10 @@
 //! from the side whose men are "own" (digit 1). White's score is the sum
 //! over the windows of the board as White sees it, less the same sum for
 //! the board turned half a circle with the colours swapped (as Black sees
-//! it). For small windows the turned board maps window `w` onto window
+//! it). For 4x4 windows the turned board maps window `w` onto window
 //! `rot(w)` with its digits in reverse order, so both sums fold into one
 //! table a window, `F_w[s] = P_w[s] - P_rot(w)[mirror(s)]`, made when the
-//! weights are loaded. For tall windows the evaluation reads the top
+//! weights are loaded. For 4x6 windows the evaluation reads the top
 //! windows of the board and of the board turned with the colours swapped
 //! ([`windows::turned`]): the second are the bottom windows as Black sees
 //! them.
@@ -62,17 +62,41 @@ pub const UNIT: i32 = 8;
 /// difference of two, which must fit an `i16`.
 pub const MAX_WEIGHT: i32 = 16_383;
 
-/// The shape of the windows, and the stage and terms that go with it.
+/// The shape of the windows, and the stage and terms that go with it; each
+/// named as `tempo train --windows` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// 4x4 windows at every second row, a table each; stage by pieces.
-    Small,
-    /// 4x6 windows along the top and the bottom, tables shared by the
-    /// half turn; stage by the men's steps to crown; king terms.
-    Tall,
-    /// The tall windows and 4x6 windows on the middle six rows of a 10x10
-    /// board, a table each shared with its half turn; as `Tall` otherwise.
-    Banded,
+    /// 4x4: windows of 4 files by 4 rows at every second row, a table
+    /// each; stage by pieces.
+    W4x4,
+    /// 4x6: windows of 4 files by 6 rows along the top and the bottom,
+    /// tables shared by the half turn; stage by the men's steps to crown;
+    /// king terms.
+    W4x6,
+    /// 4x6m: the 4x6 windows and 4x6 windows on the middle six rows of a
+    /// 10x10 board, a table each shared with its half turn; as `W4x6`
+    /// otherwise.
+    W4x6m,
+}
+
+impl Shape {
+    /// Every shape, smallest first.
+    pub const ALL: [Shape; 3] = [Shape::W4x4, Shape::W4x6, Shape::W4x6m];
+
+    /// The name on the command line and in `tempo weights info`: `4x4`,
+    /// `4x6` or `4x6m`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Shape::W4x4 => "4x4",
+            Shape::W4x6 => "4x6",
+            Shape::W4x6m => "4x6m",
+        }
+    }
+
+    /// The shape of a name of [`Shape::name`].
+    pub fn parse(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|shape| shape.name() == name)
+    }
 }
 
 /// The window layout of a board: its size and the windows' shape.
@@ -87,19 +111,19 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The small-window layout of board `G`.
-    pub const fn of<G: Geometry>() -> Layout {
-        Layout::shaped::<G>(Shape::Small)
+    /// The 4x4 layout of board `G`.
+    pub const fn w4x4<G: Geometry>() -> Layout {
+        Layout::shaped::<G>(Shape::W4x4)
     }
 
-    /// The tall-window layout of board `G`.
-    pub const fn tall<G: Geometry>() -> Layout {
-        Layout::shaped::<G>(Shape::Tall)
+    /// The 4x6 layout of board `G`.
+    pub const fn w4x6<G: Geometry>() -> Layout {
+        Layout::shaped::<G>(Shape::W4x6)
     }
 
-    /// The banded layout of board `G` (tall windows and a middle band).
-    pub const fn banded<G: Geometry>() -> Layout {
-        Layout::shaped::<G>(Shape::Banded)
+    /// The 4x6m layout of board `G` (4x6 windows and a middle band).
+    pub const fn w4x6m<G: Geometry>() -> Layout {
+        Layout::shaped::<G>(Shape::W4x6m)
     }
 
     /// The layout of board `G` with windows of `shape`.
@@ -116,13 +140,13 @@ impl Layout {
         (self.per_row - 1) as usize
     }
 
-    /// Rows of windows: every row pair for small windows, top and bottom
-    /// for tall ones, top, middle and bottom for banded ones.
+    /// Rows of windows: every row pair for 4x4 windows, top and bottom
+    /// for 4x6 ones, top, middle and bottom for 4x6m ones.
     pub const fn down(self) -> usize {
         match self.shape {
-            Shape::Small => (self.rows / 2 - 1) as usize,
-            Shape::Tall => 2,
-            Shape::Banded => 3,
+            Shape::W4x4 => (self.rows / 2 - 1) as usize,
+            Shape::W4x6 => 2,
+            Shape::W4x6m => 3,
         }
     }
 
@@ -135,8 +159,8 @@ impl Layout {
     /// Quads (row pairs) of one window.
     pub const fn quads(self) -> u32 {
         match self.shape {
-            Shape::Small => 2,
-            Shape::Tall | Shape::Banded => 3,
+            Shape::W4x4 => 2,
+            Shape::W4x6 | Shape::W4x6m => 3,
         }
     }
 
@@ -145,14 +169,14 @@ impl Layout {
         81usize.pow(self.quads())
     }
 
-    /// Weight tables: one a window for small windows, one a top window
-    /// for tall ones, one a top and one a middle window for banded ones
+    /// Weight tables: one a window for 4x4 windows, one a top window
+    /// for 4x6 ones, one a top and one a middle window for 4x6m ones
     /// (the middle windows' tables after the top windows').
     pub const fn tables(self) -> usize {
         match self.shape {
-            Shape::Small => self.windows(),
-            Shape::Tall => self.across(),
-            Shape::Banded => 2 * self.across(),
+            Shape::W4x4 => self.windows(),
+            Shape::W4x6 => self.across(),
+            Shape::W4x6m => 2 * self.across(),
         }
     }
 
@@ -161,11 +185,11 @@ impl Layout {
         self.tables() * self.states()
     }
 
-    /// King terms (tall windows only; see [`king_terms`]).
+    /// King terms (4x6 and 4x6m windows only; see [`king_terms`]).
     pub const fn king_terms(self) -> usize {
         match self.shape {
-            Shape::Small => 0,
-            Shape::Tall | Shape::Banded => KING_SQUARE + (self.rows * self.per_row) as usize,
+            Shape::W4x4 => 0,
+            Shape::W4x6 | Shape::W4x6m => KING_SQUARE + (self.rows * self.per_row) as usize,
         }
     }
 
@@ -190,9 +214,9 @@ impl Layout {
     pub fn squares(self, w: usize) -> Vec<u32> {
         let row_of_windows = (w / self.across()) as u32;
         let first = match self.shape {
-            Shape::Small => 2 * row_of_windows,
-            Shape::Tall => row_of_windows * (self.rows - 6),
-            Shape::Banded => row_of_windows * (self.rows - 6) / 2,
+            Shape::W4x4 => 2 * row_of_windows,
+            Shape::W4x6 => row_of_windows * (self.rows - 6),
+            Shape::W4x6m => row_of_windows * (self.rows - 6) / 2,
         };
         let k = (w % self.across()) as u32;
         let mut bits = Vec::with_capacity(4 * self.quads() as usize);
@@ -214,8 +238,8 @@ pub struct Patterns {
     /// ending.
     raw: Vec<i16>,
     /// The table entries the evaluation reads, `[table][state]`, both
-    /// phases: `F_w[s]` for small windows (see the module comment), the
-    /// fitted tables for tall ones.
+    /// phases: `F_w[s]` for 4x4 windows (see the module comment), the
+    /// fitted tables for 4x6 ones.
     tables: Vec<[i16; 2]>,
     /// The king terms' weights, both phases.
     kings: Vec<[i32; 2]>,
@@ -252,7 +276,7 @@ impl Patterns {
         let states = layout.states();
         let pair = |i: usize| [raw[2 * i], raw[2 * i + 1]];
         let tables = match layout.shape {
-            Shape::Small => {
+            Shape::W4x4 => {
                 let mut folded = vec![[0i16; 2]; layout.table_weights()];
                 for w in 0..layout.windows() {
                     let r = layout.rotated(w);
@@ -264,7 +288,7 @@ impl Patterns {
                 }
                 folded
             }
-            Shape::Tall | Shape::Banded => (0..layout.table_weights()).map(pair).collect(),
+            Shape::W4x6 | Shape::W4x6m => (0..layout.table_weights()).map(pair).collect(),
         };
         let kings = (layout.table_weights()..per_phase)
             .map(|i| pair(i).map(i32::from))
@@ -278,17 +302,17 @@ impl Patterns {
         })
     }
 
-    /// These tall-window weights as banded ones: the top tables and the
+    /// These 4x6 weights as 4x6m ones: the top tables and the
     /// king terms kept, the middle band's tables at 0, so the banded set
     /// scores every position as this one does. A fit of the band can so
-    /// start from a fitted tall set.
-    pub fn banded(&self) -> Result<Patterns, String> {
+    /// start from a fitted 4x6 set.
+    pub fn with_middle_band(&self) -> Result<Patterns, String> {
         let from = self.layout;
         let to = Layout {
-            shape: Shape::Banded,
+            shape: Shape::W4x6m,
             ..from
         };
-        if from.shape != Shape::Tall {
+        if from.shape != Shape::W4x6 {
             return Err(format!(
                 "only 4x6 weights gain a middle band; these have {:?} windows",
                 from.shape
@@ -334,7 +358,7 @@ impl Patterns {
             return 0;
         }
         match self.layout.shape {
-            Shape::Small => {
+            Shape::W4x4 => {
                 let size = self.layout.states();
                 let (mut mg, mut eg) = (0, 0);
                 for_small_states::<R>(pos, |w, s| {
@@ -345,7 +369,7 @@ impl Patterns {
                 let (on, all) = pieces_stage(pos);
                 (mg * on + eg * (all - on)) / (all * UNIT)
             }
-            Shape::Tall | Shape::Banded => {
+            Shape::W4x6 | Shape::W4x6m => {
                 let size = self.layout.states();
                 let (mut mg, mut eg) = (0, 0);
                 let mut add = |k: usize, own: u32, other: u32| {
@@ -355,7 +379,7 @@ impl Patterns {
                     eg += e as i32 - e2 as i32;
                 };
                 for_tall_states::<R>(pos, &mut add);
-                if self.layout.shape == Shape::Banded {
+                if self.layout.shape == Shape::W4x6m {
                     let across = self.layout.across();
                     for_middle_states::<R>(pos, |k, own, other| add(across + k, own, other));
                 }
@@ -387,7 +411,7 @@ fn steps_stage<R: Rules>(pos: &Position<R>) -> (i32, i32) {
     (steps_to_crown(pos) as i32, start_steps::<R>() as i32)
 }
 
-/// Calls `f(window, state)` for every small window of `pos`, White's men
+/// Calls `f(window, state)` for every 4x4 window of `pos`, White's men
 /// as digit 1.
 #[inline(always)]
 fn for_small_states<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, u32)) {
@@ -461,7 +485,7 @@ pub fn features<R: Rules>(
     debug_assert_eq!(layout, Layout::shaped::<R::Geometry>(layout.shape));
     let size = layout.states();
     match layout.shape {
-        Shape::Small => {
+        Shape::W4x4 => {
             for_small_states::<R>(pos, |w, s| {
                 feature((w * size) as u32 + s, 1);
                 let other = layout.rotated(w) * size + layout.mirrored(s as usize);
@@ -470,13 +494,13 @@ pub fn features<R: Rules>(
             let (on, all) = pieces_stage(pos);
             on as f32 / all as f32
         }
-        Shape::Tall | Shape::Banded => {
+        Shape::W4x6 | Shape::W4x6m => {
             let mut windows = |k: usize, own: u32, other: u32| {
                 feature((k * size) as u32 + own, 1);
                 feature((k * size) as u32 + other, -1);
             };
             for_tall_states::<R>(pos, &mut windows);
-            if layout.shape == Shape::Banded {
+            if layout.shape == Shape::W4x6m {
                 let across = layout.across();
                 for_middle_states::<R>(pos, |k, own, other| windows(across + k, own, other));
             }
@@ -495,7 +519,7 @@ mod tests {
 
     #[test]
     fn mirroring_twice_is_the_identity_and_swaps_colours() {
-        for layout in [Layout::of::<Board10>(), Layout::tall::<Board10>()] {
+        for layout in [Layout::w4x4::<Board10>(), Layout::w4x6::<Board10>()] {
             for s in (0..layout.states()).step_by(7) {
                 assert_eq!(layout.mirrored(layout.mirrored(s)), s);
             }
@@ -510,12 +534,12 @@ mod tests {
     #[test]
     fn windows_cover_every_square_and_rotate_onto_each_other() {
         for layout in [
-            Layout::of::<Board10>(),
-            Layout::of::<Board8>(),
-            Layout::tall::<Board10>(),
-            Layout::tall::<Board8>(),
-            Layout::banded::<Board10>(),
-            Layout::banded::<Board8>(),
+            Layout::w4x4::<Board10>(),
+            Layout::w4x4::<Board8>(),
+            Layout::w4x6::<Board10>(),
+            Layout::w4x6::<Board8>(),
+            Layout::w4x6m::<Board10>(),
+            Layout::w4x6m::<Board8>(),
         ] {
             let board = if layout.rows == 10 {
                 Board10::BOARD
@@ -539,11 +563,11 @@ mod tests {
                 assert_eq!(image, layout.squares(layout.rotated(w)));
             }
         }
-        assert_eq!(Layout::tall::<Board10>().windows(), 8);
-        assert_eq!(Layout::tall::<Board10>().tables(), 4);
-        assert_eq!(Layout::tall::<Board8>().tables(), 3);
-        assert_eq!(Layout::banded::<Board10>().tables(), 8);
-        assert_eq!(Layout::banded::<Board8>().tables(), 6);
+        assert_eq!(Layout::w4x6::<Board10>().windows(), 8);
+        assert_eq!(Layout::w4x6::<Board10>().tables(), 4);
+        assert_eq!(Layout::w4x6::<Board8>().tables(), 3);
+        assert_eq!(Layout::w4x6m::<Board10>().tables(), 8);
+        assert_eq!(Layout::w4x6m::<Board8>().tables(), 6);
     }
 
     #[test]

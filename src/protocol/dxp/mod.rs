@@ -8,7 +8,7 @@
 //! - `net`: the TCP `Link` (listen or connect), bounded in frame size,
 //!   queue length and time.
 //!
-//! Layering: `dxp` uses `engine`, `referee`, `rules` and the PDN writer of
+//! Layering: `dxp` uses `engine`, `game`, `rules` and the PDN writer of
 //! `pdn`; nothing below it knows about it. Only `net` touches a socket.
 //! What we send and how we react to each message is documented in the DXP
 //! section of `protocol.md`.

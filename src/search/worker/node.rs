@@ -100,7 +100,7 @@ impl<R: Rules> Worker<'_, R> {
         }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            let (threat, sacs) = (self.techniques.threat_plies, self.techniques.qs_sacrifices);
+            let (threat, sacs) = (self.params.threat_plies, self.params.qs_sacrifices);
             return self.quiesce(pos, alpha, beta, ply, threat, sacs);
         }
         self.count_node();
@@ -150,7 +150,7 @@ impl<R: Rules> Worker<'_, R> {
         // the pruning steps below need unless the table cuts: the bucket
         // the parent asked for arrives meanwhile. `calm` is only worked out
         // where a pruning step can use it.
-        let futility_depth = self.techniques.futility_depth as i32;
+        let futility_depth = self.params.futility_depth as i32;
         let calm = !pv_node
             && depth <= futility_depth.max(LATE_MOVE_DEPTH)
             && !must_capture
@@ -173,13 +173,13 @@ impl<R: Rules> Worker<'_, R> {
         // The technique `improving`: the static score of every node that
         // need not capture, and whether it is above that of the same side's
         // node two plies up (false where either has none).
-        if self.techniques.improving != 0 {
+        if self.params.improving != 0 {
             if !must_capture && static_eval.is_none() {
                 static_eval = Some(self.evaluate(pos, ply));
             }
             self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
         }
-        let improving = match static_eval.filter(|_| self.techniques.improving != 0) {
+        let improving = match static_eval.filter(|_| self.params.improving != 0) {
             Some(eval) if ply >= 2 => {
                 let before = self.buf.evals[ply - 2];
                 before != NO_EVAL && eval > before
@@ -192,7 +192,7 @@ impl<R: Rules> Worker<'_, R> {
         if let Some(mut eval) = static_eval.filter(|_| prunable) {
             // The technique `table-eval`: a table score that bounds the
             // node's value beyond the static score stands for it.
-            if let Some(e) = entry.filter(|_| self.techniques.table_eval != 0) {
+            if let Some(e) = entry.filter(|_| self.params.table_eval != 0) {
                 let score = from_table(e.score, ply);
                 let closer = match e.bound {
                     Bound::Exact => true,
@@ -203,12 +203,12 @@ impl<R: Rules> Worker<'_, R> {
                     eval = score;
                 }
             }
-            let margin = self.techniques.futility_margin as i32;
+            let margin = self.params.futility_margin as i32;
             let plies = depth - improving as i32;
             if margin > 0 && depth <= futility_depth && eval - margin * plies >= beta {
                 return eval;
             }
-            let prune = self.techniques.futility_prune as i32;
+            let prune = self.params.futility_prune as i32;
             hopeless = prune > 0
                 && depth <= FUTILITY_PRUNE_DEPTH
                 && alpha.abs() < MATE_BOUND
@@ -217,7 +217,7 @@ impl<R: Rules> Worker<'_, R> {
         // 5c. A child whose table entry already refutes it from the
         // opponent's side, deep enough, cuts without a search (enhanced
         // transposition cutoff; draughts' men moves transpose often).
-        let etc_depth = self.techniques.transposition_cutoffs as i32;
+        let etc_depth = self.params.transposition_cutoffs as i32;
         if !pv_node && etc_depth > 0 && depth >= etc_depth && beta.abs() < MATE_BOUND {
             if let Some(score) = self.child_table_cut(node, must_capture, depth, beta) {
                 return score;
@@ -227,7 +227,7 @@ impl<R: Rules> Worker<'_, R> {
         // no capture pending for either side, passes (the technique
         // `null-move`, never twice in a row): when the opponent, moving
         // twice, still fails low at a reduced depth, the node cuts.
-        if self.techniques.null_move > 0 && !pv_node && !must_capture {
+        if self.params.null_move > 0 && !pv_node && !must_capture {
             if let Some(score) = self.null_move_cut(node, depth, beta, static_eval) {
                 return score;
             }
@@ -237,10 +237,10 @@ impl<R: Rules> Worker<'_, R> {
             (false, _) => usize::MAX,
             (true, true) => 1,
             (true, false) => {
-                let scale = self.techniques.late_move_scale;
+                let scale = self.params.late_move_scale;
                 // With `improving`, a node whose score is not rising keeps
                 // two thirds of the moves.
-                let scale = if self.techniques.improving != 0 && !improving {
+                let scale = if self.params.improving != 0 && !improving {
                     scale * 2 / 3
                 } else {
                     scale
@@ -261,7 +261,7 @@ impl<R: Rules> Worker<'_, R> {
             n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
         }
         // A forced reply costs no depth (the technique `forced-extension`).
-        let forced = self.techniques.forced_extension != 0
+        let forced = self.params.forced_extension != 0
             && match early {
                 Some(_) => count_moves(pos, &mut list) == 1,
                 None => n == 1,
@@ -352,7 +352,7 @@ impl<R: Rules> Worker<'_, R> {
                 // The table's move at a PV node, when no other move comes
                 // near its stored lower bound, is searched a ply deeper.
                 let singular = pv_node
-                    && self.techniques.singular != 0
+                    && self.params.singular != 0
                     && depth >= SINGULAR_DEPTH
                     && extension == 0
                     && ply < MAX_PLY / 2
@@ -381,7 +381,7 @@ impl<R: Rules> Worker<'_, R> {
                     child_kind,
                 );
             } else {
-                let reduction = if self.techniques.scan_lmr != 0 {
+                let reduction = if self.params.scan_lmr != 0 {
                     // Scan's reductions: never a capture or a crowning; at
                     // a non-PV node every move after the first by a ply,
                     // from the fifth by two; at a PV node a ply from the
@@ -399,15 +399,15 @@ impl<R: Rules> Worker<'_, R> {
                 } else if depth >= 3
                     && quiet
                     && extension == 0
-                    && self.techniques.lmr_divisor != 0
+                    && self.params.lmr_divisor != 0
                     && i >= if pv_node { 4 } else { 2 }
                     && !self.buf.killers[ply].contains(&mv)
-                    && !(self.techniques.lmr_threats != 0 && threatens(&child))
+                    && !(self.params.lmr_threats != 0 && threatens(&child))
                 {
                     let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
-                    let trusted = self.techniques.lmr_history != 0 && self.history_of(mv) > 0;
+                    let trusted = self.params.lmr_history != 0 && self.history_of(mv) > 0;
                     let cut = if kind == NodeKind::Cut {
-                        self.techniques.cut_reduction as i32
+                        self.params.cut_reduction as i32
                     } else {
                         0
                     };
@@ -496,7 +496,7 @@ impl<R: Rules> Worker<'_, R> {
         kind: NodeKind,
     ) -> i32 {
         if depth <= 0 {
-            let (threat, sacs) = (self.techniques.threat_plies, self.techniques.qs_sacrifices);
+            let (threat, sacs) = (self.params.threat_plies, self.params.qs_sacrifices);
             self.quiesce(child.pos, alpha, beta, child.ply, threat, sacs)
         } else {
             self.negamax(child, depth, alpha, beta, kind)

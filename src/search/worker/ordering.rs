@@ -71,7 +71,7 @@ impl<R: Rules> Worker<'_, R> {
     /// on.
     #[inline(always)]
     fn countermove_after(&self, ply: usize) -> Option<Move> {
-        (self.techniques.countermove != 0 && ply > 0)
+        (self.params.countermove != 0 && ply > 0)
             .then(|| self.buf.countermoves[history_index(self.buf.played[ply - 1])])
     }
 
@@ -89,7 +89,7 @@ impl<R: Rules> Worker<'_, R> {
             killers[1] = killers[0];
             killers[0] = mv;
         }
-        if self.techniques.countermove != 0 && ply > 0 {
+        if self.params.countermove != 0 && ply > 0 {
             self.buf.countermoves[history_index(self.buf.played[ply - 1])] = mv;
         }
         let bonus = (4 * depth * depth).min(HISTORY_LIMIT / 4);

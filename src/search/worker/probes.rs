@@ -30,7 +30,7 @@ impl<R: Rules> Worker<'_, R> {
         static_eval: Option<i32>,
     ) -> Option<i32> {
         let Node { pos, ply, clocks } = node;
-        let null_reduction = self.techniques.null_move as i32;
+        let null_reduction = self.params.null_move as i32;
         if depth < NULL_MOVE_DEPTH
             || beta.abs() >= MATE_BOUND
             || pos.occupied().count_ones() < NULL_MOVE_PIECES

@@ -61,7 +61,7 @@ impl<R: Rules> Worker<'_, R> {
         // "Quiescence").
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
         let key = if use_table {
-            pos.key() ^ ((self.techniques.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
+            pos.key() ^ ((self.params.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
         } else {
             0
         };

@@ -215,7 +215,7 @@ impl<R: Rules> Worker<'_, R> {
     /// widening it on failure; the line's move and score end at `line` of
     /// the root moves.
     fn aspiration(&mut self, depth: i32, line: usize, guess: i32) {
-        let mut delta = self.techniques.aspiration as i32;
+        let mut delta = self.params.aspiration as i32;
         let (mut alpha, mut beta) = if delta > 0 && depth >= 4 && guess.abs() < MATE_BOUND {
             (guess - delta, guess + delta)
         } else {

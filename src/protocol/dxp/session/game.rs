@@ -10,10 +10,10 @@ use super::{
     NO_CLOCK_MOVE_TIME, OVERRUN, REPLY_WAIT,
 };
 use crate::engine::{EngineError, EngineEvent, GoMode, Limits};
+use crate::game::{Clock, Game, GameResult, TimeControl};
 use crate::protocol::dxp::codec::{
     Acceptance, BackAnswer, DxpMessage, DxpMove, EndReason, StopCode,
 };
-use crate::referee::{Clock, Game, GameResult, TimeControl};
 use crate::rules::notation::{find_move, format_move, squares_of, to_fen, MoveSquares};
 use crate::rules::{International, Move, MoveStyle, Side};
 /// The limits of our next search under `clock`, never longer than `cap`.

@@ -1,7 +1,7 @@
 //! One DXP connection: the game requests, the games themselves and their
 //! ends, over any `Link` (a TCP socket in `net.rs`, channels in tests).
 //!
-//! The session referees every game with the `referee`: a
+//! The session referees every game with `game`: a
 //! `Game<International>` under the engine's draw settings, our side's
 //! `Clock` from the GAMEREQ, moves matched by their squares. It hands the
 //! `EngineHost` the game as typed values whenever it is to move. It is the
@@ -39,8 +39,8 @@ use super::codec::{
     Acceptance, BackAnswer, DxpError, DxpMessage, GameRequest, Setup, StopCode, SQUARES, VERSION,
 };
 use crate::engine::{EngineError, EngineHost};
+use crate::game::Game;
 use crate::pdn::{game_pdn, GameTags};
-use crate::referee::Game;
 use crate::rules::{International, Move, Piece, Position, Side, Square};
 
 /// Longest wait for the answer to a GAMEEND we sent.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::command::LevelUpdate;
 use super::DEFAULT_MOVE_TIME;
 use crate::engine::{GoMode, Limits};
-use crate::referee::{Clock, TimeControl};
+use crate::game::{Clock, TimeControl};
 
 /// The search limits that `level` lines have set so far.
 ///

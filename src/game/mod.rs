@@ -1,4 +1,4 @@
-//! The referee: everything needed to keep a game between two players, and
+//! A game kept: everything a referee needs to keep a game between two players, and
 //! nothing of how they think or talk. Both `tempo match` (engines as Hub
 //! child processes) and a DXP connection (tempo against a remote program)
 //! referee their games with it, and the engine keeps the game it follows in

@@ -1,14 +1,15 @@
-//! The search's techniques that can be switched or tuned, each a number by
-//! name: the one table the engine's parameters, `tempo bench` and `tempo
-//! tactics` set them from, so that a technique is measured as it is played.
+//! The search's parameters: every technique that can be switched or
+//! tuned, each a number by name: the one table the engine's parameters,
+//! `tempo bench` and `tempo tactics` set them from, so that a technique is
+//! measured as it is played.
 //! Each has the default the games chose (benches/RESULTS.md, "Search
 //! experiments"): all are off (0) but the reverse-futility margin and
 //! depth, the late-move pruning count and reductions, the aspiration
 //! window and the forced-reply extension.
 
-/// The techniques of one search.
+/// The parameters of one search: its techniques, on, off or tuned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Techniques {
+pub struct SearchParams {
     /// Quiet plies quiescence adds where the opponent threatens a capture
     /// (0: none).
     pub threat_plies: u32,
@@ -87,9 +88,9 @@ pub struct Techniques {
     pub forced_extension: u32,
 }
 
-/// One technique: its name, its range, its default and what it does.
+/// One search parameter: its name, its range, its default and what it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Technique {
+pub struct SearchParam {
     /// The name, as a Hub parameter and in `NAME=VALUE`.
     pub name: &'static str,
     /// The largest value accepted (the smallest is 0, off).
@@ -100,123 +101,123 @@ pub struct Technique {
     pub help: &'static str,
 }
 
-/// Every technique, in the order the engine declares them.
-pub const TECHNIQUES: [Technique; 20] = [
-    Technique {
+/// Every search parameter, in the order the engine lists them.
+pub const SEARCH_PARAMS: [SearchParam; 20] = [
+    SearchParam {
         name: "threat-plies",
         max: 2,
         default: 0,
         help: "quiet plies quiescence adds where the opponent threatens a capture",
     },
-    Technique {
+    SearchParam {
         name: "qs-sacrifices",
         max: 3,
         default: 0,
         help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
     },
-    Technique {
+    SearchParam {
         name: "scan-lmr",
         max: 1,
         default: 0,
         help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
     },
-    Technique {
+    SearchParam {
         name: "singular",
         max: 1,
         default: 0,
         help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
     },
-    Technique {
+    SearchParam {
         name: "futility-margin",
         max: 300,
         default: 60,
         help: "reverse-futility margin per ply, hundredths of a man (0 = no reverse futility)",
     },
-    Technique {
+    SearchParam {
         name: "futility-prune",
         max: 300,
         default: 0,
         help: "margin per ply below alpha at which a calm node of depth 3 or less searches only its first move (0 = off)",
     },
-    Technique {
+    SearchParam {
         name: "lmr-history",
         max: 1,
         default: 0,
         help: "1 = a ply less of late-move reduction for a move with a positive history score",
     },
-    Technique {
+    SearchParam {
         name: "lmr-threats",
         max: 1,
         default: 0,
         help: "1 = no late-move reduction for a quiet move after which the mover threatens a capture and the opponent has none",
     },
-    Technique {
+    SearchParam {
         name: "futility-depth",
         max: 12,
         default: 5,
         help: "the deepest calm node that reverse futility may return from (0 = no reverse futility)",
     },
-    Technique {
+    SearchParam {
         name: "late-move-scale",
         max: 400,
         default: 100,
         help: "moves a calm node of depth 4 or less searches before it prunes the rest: 3 + this percentage of the depth squared",
     },
-    Technique {
+    SearchParam {
         name: "countermove",
         max: 1,
         default: 0,
         help: "1 = the quiet move that last cut after the opponent's move comes next after the killers",
     },
-    Technique {
+    SearchParam {
         name: "improving",
         max: 1,
         default: 0,
         help: "1 = reverse futility a ply sooner where the static score rises over two plies, a third fewer late moves where it does not",
     },
-    Technique {
+    SearchParam {
         name: "table-eval",
         max: 1,
         default: 0,
         help: "1 = the table's score, where its bound goes beyond the static score, in place of it for the futility tests",
     },
-    Technique {
+    SearchParam {
         name: "cut-reduction",
         max: 3,
         default: 0,
         help: "plies of late-move reduction added at a node expected to fail high (0 = none)",
     },
-    Technique {
+    SearchParam {
         name: "transposition-cutoffs",
         max: 12,
         default: 0,
         help: "the least depth of a node outside the principal line that first looks its children up in the table and cuts on one that refutes it (0 = off)",
     },
-    Technique {
+    SearchParam {
         name: "null-move",
         max: 4,
         default: 0,
         help: "null-move pruning: the extra plies by which a quiet node outside the principal line searches the position with the opponent to move again (0 = off)",
     },
-    Technique {
+    SearchParam {
         name: "lmr-divisor",
         max: 1000,
         default: 150,
         help: "late-move reduction = base + ln(depth) ln(move index) / this, in hundredths (0 = no late-move reductions)",
     },
-    Technique {
+    SearchParam {
         name: "lmr-base",
         max: 400,
         default: 75,
         help: "the base of the late-move reduction, hundredths of a ply",
     },
-    Technique {
+    SearchParam {
         name: "aspiration",
         max: 500,
         default: 10,
         help: "half-width of the first aspiration window at the root, hundredths of a man (0 = full window)",
     },
-    Technique {
+    SearchParam {
         name: "forced-extension",
         max: 1,
         default: 1,
@@ -224,10 +225,10 @@ pub const TECHNIQUES: [Technique; 20] = [
     },
 ];
 
-impl Default for Techniques {
-    /// Every technique at its default.
-    fn default() -> Techniques {
-        let mut t = Techniques {
+impl Default for SearchParams {
+    /// Every parameter at its default.
+    fn default() -> SearchParams {
+        let mut t = SearchParams {
             threat_plies: 0,
             qs_sacrifices: 0,
             scan_lmr: 0,
@@ -249,7 +250,7 @@ impl Default for Techniques {
             aspiration: 0,
             forced_extension: 0,
         };
-        for technique in TECHNIQUES {
+        for technique in SEARCH_PARAMS {
             if let Some(field) = t.field(technique.name) {
                 *field = technique.default;
             }
@@ -258,8 +259,8 @@ impl Default for Techniques {
     }
 }
 
-impl Techniques {
-    /// The field of the technique `name`, if there is one.
+impl SearchParams {
+    /// The field of the parameter `name`, if there is one.
     fn field(&mut self, name: &str) -> Option<&mut u32> {
         match name {
             "threat-plies" => Some(&mut self.threat_plies),
@@ -286,30 +287,30 @@ impl Techniques {
         }
     }
 
-    /// The value of the technique `name`, if there is one.
+    /// The value of the parameter `name`, if there is one.
     pub fn get(&self, name: &str) -> Option<u32> {
         let mut copy = *self;
         copy.field(name).map(|value| *value)
     }
 
-    /// Sets the technique `name` to `value`; an unknown name or a value
+    /// Sets the parameter `name` to `value`; an unknown name or a value
     /// above its largest is refused, with why.
     pub fn set(&mut self, name: &str, value: u32) -> Result<(), String> {
-        let technique = TECHNIQUES
+        let technique = SEARCH_PARAMS
             .iter()
             .find(|t| t.name == name)
-            .ok_or_else(|| format!("unknown search technique '{name}'"))?;
+            .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
         if value > technique.max {
             return Err(format!("{name}: {value} is outside 0..{}", technique.max));
         }
         let field = self
             .field(name)
-            .ok_or_else(|| format!("unknown search technique '{name}'"))?;
+            .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
         *field = value;
         Ok(())
     }
 
-    /// Sets a technique from `NAME=VALUE` (a command-line option).
+    /// Sets a parameter from `NAME=VALUE` (a command-line option).
     pub fn assign(&mut self, text: &str) -> Result<(), String> {
         let (name, value) = text
             .split_once('=')
@@ -327,9 +328,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_technique_is_a_field_that_starts_at_its_default() {
-        let mut t = Techniques::default();
-        for technique in TECHNIQUES {
+    fn every_parameter_is_a_field_that_starts_at_its_default() {
+        let mut t = SearchParams::default();
+        for technique in SEARCH_PARAMS {
             assert!(technique.default <= technique.max, "{}", technique.name);
             assert_eq!(
                 t.get(technique.name),
@@ -349,7 +350,7 @@ mod tests {
 
     #[test]
     fn assignments_read_name_and_value() {
-        let mut t = Techniques::default();
+        let mut t = SearchParams::default();
         t.assign("qs-sacrifices=2").unwrap();
         assert_eq!(t.qs_sacrifices, 2);
         assert!(t.assign("qs-sacrifices").is_err());
