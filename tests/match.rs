@@ -147,6 +147,19 @@ fn an_engine_that_fails_game_after_game_stops_the_match() {
     }
     let stdout = succeeds(&mut command(&["--max-failures-in-a-row", "0"]), "");
     assert!(stdout.contains("bad illegal=8"), "{stdout}");
+    // Two failing engines lose in turn: three games in a row ended by
+    // failures stop the match as well, naming both.
+    let out = tempo()
+        .args(["match", "--games", "8", "--depth", "2"])
+        .args(["--engine", bad, "--engine", bad])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("3 games in a row ended by failures") && stderr.matches(bad).count() == 2,
+        "{stderr}"
+    );
 }
 
 #[test]

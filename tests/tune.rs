@@ -2,7 +2,8 @@
 //! few nodes a move, the state saved after every pair and resumed by the
 //! same command; a parameter the engine does not know, a state of other
 //! parameters or another schedule, and bad specifications are refused with
-//! a message.
+//! a message; an engine that loses game after game by failures stops the
+//! run as it stops a match.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -113,6 +114,38 @@ fn pairs_are_played_saved_and_resumed() {
         assert_eq!(out.status.code(), Some(2), "{}", text(&out));
         assert!(text(&out).contains(state_arg), "{}", text(&out));
     }
+}
+
+#[test]
+fn an_engine_that_fails_game_after_game_stops_the_run_after_its_pair() {
+    let state = temp_path("failing.state");
+    let _ = std::fs::remove_file(&state);
+    let bad = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/illegal_engine.sh");
+    let out = tune(&[
+        "--engine",
+        bad,
+        "--param",
+        "lmr-divisor=150:100:250:10",
+        "--pairs",
+        "10",
+        "--max-failures-in-a-row",
+        "3",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    let text = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    // White moves first and forfeits: the sides lose in turn, and the third
+    // game in a row ended by a failure is the first of pair 2.
+    assert_eq!(text.matches("ended by a failure of").count(), 4, "{text}");
+    assert!(
+        text.contains("the run stopped after 2 pairs")
+            && text.contains("3 games in a row ended by failures")
+            && text.contains("--max-failures-in-a-row 0 plays on"),
+        "{text}"
+    );
+    let saved = std::fs::read_to_string(&state).unwrap();
+    assert!(saved.contains("pairs 2"), "{saved}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod openings;
 pub mod spsa;
 pub mod stats;
 mod steal;
+pub mod tuning;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -235,11 +236,13 @@ impl std::fmt::Display for StartFailure {
 pub enum MatchStop {
     /// An engine could not be started.
     Start(StartFailure),
-    /// An engine lost `games` games in a row by failures.
+    /// An engine lost `games` games in a row by failures, or (`engine`
+    /// `None`) `games` games in a row ended by failures of either.
     FailureStreak {
-        /// Which engine: 0 for the first, 1 for the second.
-        engine: usize,
-        /// The games it lost in a row.
+        /// Which engine: 0 for the first, 1 for the second; `None` where
+        /// both failed in turn.
+        engine: Option<usize>,
+        /// The games lost in a row.
         games: u32,
         /// The kind of its last failure.
         kind: FailureKind,
@@ -249,10 +252,11 @@ pub enum MatchStop {
 }
 
 impl MatchStop {
-    /// Which engine stopped the match: 0 for the first, 1 for the second.
-    pub fn engine(&self) -> usize {
+    /// Which engine stopped the match: 0 for the first, 1 for the second;
+    /// `None` where both failed in turn.
+    pub fn engine(&self) -> Option<usize> {
         match self {
-            MatchStop::Start(failure) => failure.engine,
+            MatchStop::Start(failure) => Some(failure.engine),
             MatchStop::FailureStreak { engine, .. } => *engine,
         }
     }
@@ -268,11 +272,15 @@ impl std::fmt::Display for MatchStop {
                 kind,
                 last,
             } => {
-                write!(
-                    f,
-                    "engine {} lost {games} games in a row by failures, the last by: {last}",
-                    engine + 1
-                )?;
+                match engine {
+                    Some(engine) => write!(
+                        f,
+                        "engine {} lost {games} games in a row by failures",
+                        engine + 1
+                    )?,
+                    None => write!(f, "{games} games in a row ended by failures")?,
+                }
+                write!(f, ", the last by: {last}")?;
                 if *kind == FailureKind::Illegal {
                     write!(
                         f,
@@ -285,30 +293,46 @@ impl std::fmt::Display for MatchStop {
     }
 }
 
-/// Games in a row each engine has lost by a failure.
+/// Games in a row each engine has lost by a failure, and games in a row
+/// that a failure ended, whichever engine's.
 #[derive(Default)]
-struct FailureStreaks([u32; 2]);
+pub(crate) struct FailureStreaks {
+    each: [u32; 2],
+    either: u32,
+}
 
 impl FailureStreaks {
-    /// Counts a finished game; the engine whose streak reaches `limit`
-    /// (not 0) stops the match.
-    fn count(&mut self, record: &GameRecord, limit: u32) -> Option<MatchStop> {
+    /// Counts a finished game; an engine whose own streak reaches `limit`
+    /// (not 0) stops the match, and so do `limit` games in a row ended by
+    /// failures of either engine (one program failing on both sides, as in
+    /// a tuning run, fails alternately).
+    pub(crate) fn count(&mut self, record: &GameRecord, limit: u32) -> Option<MatchStop> {
         let failed = record.failure.as_ref();
-        for (engine, streak) in self.0.iter_mut().enumerate() {
+        for (engine, streak) in self.each.iter_mut().enumerate() {
             if failed.is_some_and(|f| f.engine == engine) {
                 *streak += 1;
             } else {
                 *streak = 0;
             }
         }
+        self.either = if failed.is_some() { self.either + 1 } else { 0 };
         let failure = failed?;
-        let games = self.0[failure.engine];
-        (limit != 0 && games >= limit).then(|| MatchStop::FailureStreak {
-            engine: failure.engine,
+        let games = self.each[failure.engine];
+        let stop = |games, engine| MatchStop::FailureStreak {
+            engine,
             games,
             kind: failure.kind,
             last: record.reason.clone(),
-        })
+        };
+        if limit == 0 {
+            None
+        } else if games >= limit {
+            Some(stop(games, Some(failure.engine)))
+        } else if self.either >= limit {
+            Some(stop(self.either, None))
+        } else {
+            None
+        }
     }
 }
 
@@ -321,80 +345,81 @@ pub fn run_match(
     on_game: &mut dyn FnMut(&GameRecord, &Tally),
 ) -> (Tally, Option<MatchStop>) {
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    // Each record comes with its worker's acknowledgement channel: the
-    // worker takes its next game only once the record is counted, so a
-    // stop (a failure streak, the SPRT) takes effect before the next game
-    // begins, whatever the threads' timing.
-    let (tx, rx) = crossbeam_channel::unbounded::<(Result<GameRecord, StartFailure>, Sender<()>)>();
     let mut tally = Tally::default();
     let mut failure = None;
     let mut streaks = FailureStreaks::default();
-    std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.max(1) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(config, next, stop, tx));
-        }
-        drop(tx);
-        for (record, ack) in rx.iter() {
+    run_workers(
+        config.concurrency,
+        &|| {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            (index < config.games).then_some(index)
+        },
+        &|index, clients| crate::rules::with_rules!(config.variant, R => play_game::<R>(config, index, clients)),
+        &mut |record| {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
                     failure.get_or_insert(MatchStop::Start(e));
-                    let _ = ack.send(());
-                    continue;
+                    return true;
                 }
             };
-            let points = record.first_points();
-            if points > 0.75 {
-                tally.wins += 1;
-            } else if points < 0.25 {
-                tally.losses += 1;
-            } else {
-                tally.draws += 1;
-            }
+            tally.add(record.first_points());
             on_game(&record, &tally);
             if let Some(streak) = streaks.count(&record, config.failure_streak) {
-                stop.store(true, Ordering::Relaxed);
                 failure.get_or_insert(streak);
+                return true;
             }
-            if let Some(sprt) = &config.sprt {
-                if sprt.verdict(&tally) != SprtVerdict::Continue {
-                    stop.store(true, Ordering::Relaxed);
+            config
+                .sprt
+                .as_ref()
+                .is_some_and(|sprt| sprt.verdict(&tally) != SprtVerdict::Continue)
+        },
+    );
+    (tally, failure)
+}
+
+/// One process of each engine, started when first needed and dropped when
+/// it fails a game.
+pub type Clients = [Option<EngineClient>; 2];
+
+/// The scheduler under matches and tuning runs: `concurrency` workers, each
+/// with its own [`Clients`], take items from `next` until it has none and
+/// `play` each; `count` sees every result in the order they end and says
+/// whether to stop. A worker takes its next item only once its result is
+/// counted, so a stop (a failure streak, the SPRT, an error) takes effect
+/// before the next item begins, whatever the threads' timing; the items in
+/// progress are played out and counted.
+pub(crate) fn run_workers<I, T: Send>(
+    concurrency: usize,
+    next: &(dyn Fn() -> Option<I> + Sync),
+    play: &(dyn Fn(I, &mut Clients) -> T + Sync),
+    count: &mut dyn FnMut(T) -> bool,
+) {
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded::<(T, Sender<()>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1) {
+            let (tx, stop) = (tx.clone(), &stop);
+            scope.spawn(move || {
+                let mut clients: Clients = [None, None];
+                let (ack, counted) = crossbeam_channel::bounded(1);
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(item) = next() else { return };
+                    let result = play(item, &mut clients);
+                    if tx.send((result, ack.clone())).is_err() || counted.recv().is_err() {
+                        return;
+                    }
                 }
+            });
+        }
+        drop(tx);
+        for (result, ack) in rx.iter() {
+            if count(result) {
+                stop.store(true, Ordering::Relaxed);
             }
             let _ = ack.send(());
         }
     });
-    (tally, failure)
-}
-
-/// One worker: takes game numbers until none is left, with its own engine
-/// processes.
-fn worker(
-    config: &MatchConfig,
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    results: Sender<(Result<GameRecord, StartFailure>, Sender<()>)>,
-) {
-    let mut clients: [Option<EngineClient>; 2] = [None, None];
-    let (ack, counted) = crossbeam_channel::bounded(1);
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= config.games {
-            return;
-        }
-        let record = crate::rules::with_rules!(config.variant, R => play_game::<R>(config, index, &mut clients));
-        let failed = record.is_err();
-        if results.send((record, ack.clone())).is_err() || counted.recv().is_err() || failed {
-            return;
-        }
-    }
 }
 
 /// Plays game `index` of `config` (its opening `index / 2`, the first
@@ -405,7 +430,7 @@ fn worker(
 pub fn play_game<R: Rules>(
     config: &MatchConfig,
     index: usize,
-    clients: &mut [Option<EngineClient>; 2],
+    clients: &mut Clients,
 ) -> Result<GameRecord, StartFailure> {
     let opening = config.openings[(index / 2) % config.openings.len()].clone();
     let first_is_white = index.is_multiple_of(2);
@@ -471,7 +496,7 @@ fn play_moves<R: Rules>(
     mut record: GameRecord,
     opening: &Opening,
     mut game: Game<R>,
-    clients: &mut [Option<EngineClient>; 2],
+    clients: &mut Clients,
     slot_of: &dyn Fn(Side) -> usize,
 ) -> GameRecord {
     let mut clocks =

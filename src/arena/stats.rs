@@ -21,6 +21,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a game in which the first engine scored `points` (1, ½ or 0).
+    pub fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses

@@ -82,7 +82,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub margin_ms: u64,
     /// Stop the match when one engine loses this many games in a row by
-    /// failures (illegal moves, protocol errors, time, crashes); 0: never.
+    /// failures (illegal moves, protocol errors, time, crashes), or this
+    /// many games in a row end by failures of either; 0: never.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_failures_in_a_row: u32,
 }
@@ -368,16 +369,21 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         }
     });
     if let Some(failure) = stopped {
-        let engine = failure.engine();
-        let name = &names[engine];
         let played = match tally.games() {
             0 => "no game was played".to_string(),
             n => format!("after {n} games ({tally})"),
         };
-        return Err(format!(
-            "the match stopped, {played}: {failure} (engine '{name}', command: {})",
-            config.engines[engine].command
-        ));
+        let whose = |engine: usize| {
+            format!(
+                "engine '{}', command: {}",
+                names[engine], config.engines[engine].command
+            )
+        };
+        let whose = match failure.engine() {
+            Some(engine) => whose(engine),
+            None => format!("{}; {}", whose(0), whose(1)),
+        };
+        return Err(format!("the match stopped, {played}: {failure} ({whose})"));
     }
     let failed = |i: usize| {
         let [illegal, timeouts, crashes] = failures[i];

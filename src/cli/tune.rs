@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -13,7 +12,9 @@ use clap::Args;
 use super::matches::{load_openings, parse_control, ControlArgs};
 use super::VariantParser;
 use crate::arena::spsa::{Pair, Param, Run, Schedule};
-use crate::arena::{play_game, Adjudication, EngineClient, EngineSpec, GameRecord, MatchConfig};
+use crate::arena::stats::Tally;
+use crate::arena::tuning::run_pairs;
+use crate::arena::{Adjudication, EngineSpec, GameRecord, MatchConfig};
 use crate::rules::{Rules, VariantKind};
 
 /// Arguments of `tempo tune`.
@@ -65,7 +66,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub margin_ms: u64,
     /// Stop when this many games in a row end by a failure (illegal move,
-    /// time, crash); 0: never.
+    /// time, crash), as `tempo match` stops; 0: never.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_failures_in_a_row: u32,
 }
@@ -147,15 +148,6 @@ fn settings(run: &Run) -> String {
         .join(" ")
 }
 
-/// What the workers share: the run, the next pair to hand out, and the
-/// first error that stops them all.
-struct Shared {
-    run: Run,
-    next: u64,
-    failures_in_a_row: u32,
-    error: Option<String>,
-}
-
 fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
     let run = start_or_resume(args)?;
     let control = parse_control(&args.control)?;
@@ -189,11 +181,11 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
         games: usize::MAX,
         controls: [control; 2],
         openings,
-        concurrency: 1,
+        concurrency: args.concurrency as usize,
         adjudication: Adjudication::default(),
         sprt: None,
         margin: Duration::from_millis(args.margin_ms),
-        failure_streak: 0,
+        failure_streak: args.max_failures_in_a_row,
     };
     if run.pairs_done >= args.pairs {
         outln!(
@@ -218,167 +210,68 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
         args.rate,
         settings(&run)
     );
-    let next = run.pairs_done + 1;
-    let shared = Mutex::new(Shared {
-        run,
-        next,
-        failures_in_a_row: 0,
-        error: None,
-    });
     let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..args.concurrency {
-            scope.spawn(|| worker::<R>(args, &base, &shared, started));
-        }
+    let (run, error) = run_pairs::<R>(&base, run, args.pairs, &mut |run, pair, records| {
+        report_pair(args, &base, run, pair, records, started);
+        save(&args.state, run)
     });
-    let shared = shared
-        .into_inner()
-        .map_err(|_| "a worker failed".to_string())?;
-    if let Some(error) = shared.error {
-        if shared.run.pairs_done == 0 {
+    if let Some(error) = error {
+        if run.pairs_done == 0 {
             // Nothing to resume: a fixed command starts afresh.
             let _ = std::fs::remove_file(&args.state);
             return Err(format!("the run stopped before its first pair: {error}"));
         }
         return Err(format!(
             "the run stopped after {} pairs (saved in {}): {error}",
-            shared.run.pairs_done,
+            run.pairs_done,
             args.state.display()
         ));
     }
-    let [w, d, l] = shared.run.tally;
+    let [w, d, l] = run.tally;
     outln!(
         "finished {} pairs (+{w} ={d} -{l} for the plus side); the estimates: {}",
-        shared.run.pairs_done,
-        settings(&shared.run)
+        run.pairs_done,
+        settings(&run)
     );
     Ok(ExitCode::SUCCESS)
 }
 
-/// One worker: its own two engine processes, pairs until none is left or
-/// another worker failed.
-fn worker<R: Rules>(args: &TuneArgs, base: &MatchConfig, shared: &Mutex<Shared>, started: Instant) {
-    let mut clients: [Option<EngineClient>; 2] = [None, None];
-    let names: Vec<String> = match shared.lock() {
-        Ok(s) => s.run.params.iter().map(|p| p.name.clone()).collect(),
-        Err(_) => return,
-    };
-    loop {
-        let pair = {
-            let Ok(mut s) = shared.lock() else { return };
-            if s.error.is_some() || s.next > args.pairs {
-                return;
-            }
-            let k = s.next;
-            s.next += 1;
-            s.run.pair(k)
-        };
-        let outcome = play_pair::<R>(base, &pair, &names, &mut clients);
-        let Ok(mut s) = shared.lock() else { return };
-        let records = match outcome {
-            Ok(records) => records,
-            Err(e) => {
-                s.error.get_or_insert(e);
-                return;
-            }
-        };
-        let mut games = [0u64; 3];
-        for record in &records {
-            let points = record.first_points();
-            games[if points > 0.75 {
-                0
-            } else if points < 0.25 {
-                2
-            } else {
-                1
-            }] += 1;
-            if let Some(failure) = &record.failure {
-                s.failures_in_a_row += 1;
-                outln!(
-                    "pair {}: game {} ended by a failure of {}: {}",
-                    pair.k,
-                    record.index + 1,
-                    base.engines[failure.engine].name,
-                    record.reason
-                );
-                let in_a_row = s.failures_in_a_row;
-                if args.max_failures_in_a_row != 0 && in_a_row >= args.max_failures_in_a_row {
-                    s.error.get_or_insert(format!(
-                        "{in_a_row} games in a row ended by failures; --max-failures-in-a-row 0 plays on"
-                    ));
-                }
-            } else {
-                s.failures_in_a_row = 0;
-            }
-        }
-        s.run.apply(&pair, games);
-        if let Err(e) = save(&args.state, &s.run) {
-            s.error.get_or_insert(e);
-            return;
-        }
-        let [w, d, l] = s.run.tally;
-        outln!(
-            "pair {:>5}/{}: plus +{} ={} -{} | {} | all +{w} ={d} -{l}, {:.0} s",
-            pair.k,
-            args.pairs,
-            games[0],
-            games[1],
-            games[2],
-            s.run
-                .params
-                .iter()
-                .map(|p| format!("{}={:.2}", p.name, p.value))
-                .collect::<Vec<_>>()
-                .join(" "),
-            started.elapsed().as_secs_f64()
-        );
-    }
-}
-
-/// Plays pair `pair.k`: the opening `k - 1`, `plus` White then Black.
-/// Engines are started where none runs, and every engine is given the
-/// pair's values and must take them (an unknown name stops the run); an
-/// engine restarted after a failed game starts with them.
-fn play_pair<R: Rules>(
+/// Prints a finished pair: a line for each game a failure ended, then the
+/// pair's result, the estimates it left and the run's tally.
+fn report_pair(
+    args: &TuneArgs,
     base: &MatchConfig,
+    run: &Run,
     pair: &Pair,
-    names: &[String],
-    clients: &mut [Option<EngineClient>; 2],
-) -> Result<Vec<GameRecord>, String> {
-    let mut config = base.clone();
-    let values = [&pair.plus, &pair.minus];
-    for (slot, engine) in config.engines.iter_mut().enumerate() {
-        for (name, value) in names.iter().zip(values[slot]) {
-            engine.options.push((name.clone(), value.to_string()));
-        }
-        if clients[slot].is_none() {
-            let started = EngineClient::start(&base.engines[slot], base.variant).map_err(|e| {
-                format!(
-                    "engine '{}' ({}) could not start: {e}",
-                    engine.name, engine.command
-                )
-            })?;
-            clients[slot] = Some(started);
-        }
-        if let Some(client) = clients[slot].as_mut() {
-            for (name, value) in names.iter().zip(values[slot]) {
-                client
-                    .set_param(name, &value.to_string())
-                    .map_err(|e| e.to_string())?;
-            }
+    records: &[GameRecord],
+    started: Instant,
+) {
+    let mut games = Tally::default();
+    for record in records {
+        games.add(record.first_points());
+        if let Some(failure) = &record.failure {
+            outln!(
+                "pair {}: game {} ended by a failure of {}: {}",
+                pair.k,
+                record.index + 1,
+                base.engines[failure.engine].name,
+                record.reason
+            );
         }
     }
-    let first = 2 * (pair.k - 1) as usize;
-    (first..first + 2)
-        .map(|index| {
-            play_game::<R>(&config, index, clients).map_err(|failure| {
-                format!(
-                    "engine '{}' ({}) could not start: {}",
-                    config.engines[failure.engine].name,
-                    config.engines[failure.engine].command,
-                    failure.error
-                )
-            })
-        })
-        .collect()
+    let [w, d, l] = run.tally;
+    outln!(
+        "pair {:>5}/{}: plus +{} ={} -{} | {} | all +{w} ={d} -{l}, {:.0} s",
+        pair.k,
+        args.pairs,
+        games.wins,
+        games.draws,
+        games.losses,
+        run.params
+            .iter()
+            .map(|p| format!("{}={:.2}", p.name, p.value))
+            .collect::<Vec<_>>()
+            .join(" "),
+        started.elapsed().as_secs_f64()
+    );
 }
