@@ -34,9 +34,9 @@ fn a_shot_is_solved_and_a_wrong_move_is_not() {
     let text = format!("fen\tbest\n{FEN}\t39-34 29-23\t2\tl5\n{FEN}\t45-40\t0\twrong\n");
     let shots = read_shots(VariantKind::International, &text).unwrap();
     let mut table = Table::new(16);
-    for qs_sacrifices in [0, 2] {
+    for threat_plies in [0, 1] {
         let params = SearchParams {
-            qs_sacrifices,
+            threat_plies,
             ..SearchParams::default()
         };
         let settings = settings(params);

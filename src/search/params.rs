@@ -13,11 +13,6 @@ pub struct SearchParams {
     /// Quiet plies quiescence adds where the opponent threatens a capture
     /// (0: none).
     pub threat_plies: u32,
-    /// Sacrifices quiescence tries along one line, with no king on the
-    /// board: quiet moves after which the opponent must capture and every
-    /// capture is answered by one (of more pieces for the last sacrifice
-    /// the budget allows), the start of most shots (0: none).
-    pub qs_sacrifices: u32,
     /// Scan's late-move reductions (1) instead of the logarithmic table
     /// (0): never a capture or a crowning; at a non-PV node every move
     /// after the first by a ply, from the fifth by two; at a PV node a ply
@@ -102,18 +97,12 @@ pub struct SearchParam {
 }
 
 /// Every search parameter, in the order the engine lists them.
-pub const SEARCH_PARAMS: [SearchParam; 20] = [
+pub const SEARCH_PARAMS: [SearchParam; 19] = [
     SearchParam {
         name: "threat-plies",
         max: 2,
         default: 0,
         help: "quiet plies quiescence adds where the opponent threatens a capture",
-    },
-    SearchParam {
-        name: "qs-sacrifices",
-        max: 3,
-        default: 0,
-        help: "sacrifices quiescence tries along a line while no king is on the board, the last winning at once (0 = none)",
     },
     SearchParam {
         name: "scan-lmr",
@@ -230,7 +219,6 @@ impl Default for SearchParams {
     fn default() -> SearchParams {
         let mut t = SearchParams {
             threat_plies: 0,
-            qs_sacrifices: 0,
             scan_lmr: 0,
             singular: 0,
             futility_margin: 0,
@@ -264,7 +252,6 @@ impl SearchParams {
     fn field(&mut self, name: &str) -> Option<&mut u32> {
         match name {
             "threat-plies" => Some(&mut self.threat_plies),
-            "qs-sacrifices" => Some(&mut self.qs_sacrifices),
             "scan-lmr" => Some(&mut self.scan_lmr),
             "singular" => Some(&mut self.singular),
             "futility-margin" => Some(&mut self.futility_margin),
@@ -351,10 +338,10 @@ mod tests {
     #[test]
     fn assignments_read_name_and_value() {
         let mut t = SearchParams::default();
-        t.assign("qs-sacrifices=2").unwrap();
-        assert_eq!(t.qs_sacrifices, 2);
-        assert!(t.assign("qs-sacrifices").is_err());
-        assert!(t.assign("qs-sacrifices=x").is_err());
+        t.assign("threat-plies=2").unwrap();
+        assert_eq!(t.threat_plies, 2);
+        assert!(t.assign("threat-plies").is_err());
+        assert!(t.assign("threat-plies=x").is_err());
         assert!(t.assign("threat-plies=9").is_err());
     }
 }

@@ -100,8 +100,7 @@ impl<R: Rules> Worker<'_, R> {
         }
         // 1. Horizon: resolve captures and threats.
         if depth <= 0 {
-            let (threat, sacs) = (self.params.threat_plies, self.params.qs_sacrifices);
-            return self.quiesce(pos, alpha, beta, ply, threat, sacs);
+            return self.quiesce(pos, alpha, beta, ply, self.params.threat_plies);
         }
         self.count_node();
         if self.stopped {
@@ -496,8 +495,7 @@ impl<R: Rules> Worker<'_, R> {
         kind: NodeKind,
     ) -> i32 {
         if depth <= 0 {
-            let (threat, sacs) = (self.params.threat_plies, self.params.qs_sacrifices);
-            self.quiesce(child.pos, alpha, beta, child.ply, threat, sacs)
+            self.quiesce(child.pos, alpha, beta, child.ply, self.params.threat_plies)
         } else {
             self.negamax(child, depth, alpha, beta, kind)
         }

@@ -1,6 +1,5 @@
-//! Quiescence: capture sequences, the threat extension, crowning moves and
-//! (a budget of them along a line) sacrifices below the horizon of the tree
-//! search.
+//! Quiescence: capture sequences, the threat extension and crowning moves
+//! below the horizon of the tree search.
 
 use super::{cutoff, lost_already, no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
@@ -12,19 +11,14 @@ use crate::search::{INFINITY, MATE, MAX_PLY};
 /// Quiescence uses the table only with at least this many kings on the board.
 pub(super) const QS_TABLE_KINGS: u32 = 4;
 /// Multiplier that separates table keys of quiescence nodes by threat budget.
-/// (Sacrifices, tried only with no king on the board, never meet the table.)
 const THREAT_SALT: u64 = 0xD6E8_FEB8_6659_FD93;
-/// The most a sacrifice is expected to win beyond the static score, in
-/// hundredths of a man: a node further below alpha tries none.
-const SACRIFICE_REACH: i32 = 300;
 
 impl<R: Rules> Worker<'_, R> {
     /// Quiescence: a side that must capture captures (no standing pat);
     /// otherwise the static score stands, unless the opponent threatens a
     /// capture, in which case every move is tried once more (`threat` plies),
-    /// or a man can crown at once or (`sacs` left, no king on the board) a
-    /// man can be offered, in which case those moves are tried against
-    /// standing pat.
+    /// or a man can crown at once, in which case those moves are tried
+    /// against standing pat.
     pub(super) fn quiesce(
         &mut self,
         pos: &Position<R>,
@@ -32,7 +26,6 @@ impl<R: Rules> Worker<'_, R> {
         beta: i32,
         ply: usize,
         threat: u32,
-        sacs: u32,
     ) -> i32 {
         self.count_node();
         if self.stopped {
@@ -88,25 +81,10 @@ impl<R: Rules> Worker<'_, R> {
             if stand >= beta || R::GOAL != Goal::Normal {
                 return stand;
             }
-            let crowning = crowning_squares(pos);
-            // Sacrifices: none with a king on the board (a king's capture
-            // lines are too many to follow here), none while the opponent
-            // can capture already, and none where the largest usual gain
-            // would still leave the score at or below alpha.
-            let sacrifices = sacs > 0
-                && pos.all_kings() == 0
-                && stand + SACRIFICE_REACH > alpha
-                && !side_has_capture(pos, side.opponent());
-            if crowning == 0 && !sacrifices {
+            if crowning_squares(pos) == 0 {
                 return stand;
             }
-            let tries = QuietTries {
-                stand,
-                sacrifices,
-                threat,
-                sacs,
-            };
-            return self.try_quiet(pos, tries, alpha, beta, ply);
+            return self.try_crowning(pos, stand, threat, alpha, beta, ply);
         }
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
         if must_capture {
@@ -136,7 +114,7 @@ impl<R: Rules> Worker<'_, R> {
         let mut best_move = None;
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat, sacs);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat);
             if self.stopped {
                 break;
             }
@@ -158,43 +136,30 @@ impl<R: Rules> Worker<'_, R> {
         best
     }
 
-    /// Quiescence of a quiet position where a man can crown at once or a
-    /// man can be offered (`tries`): a man that crowns can change the
-    /// balance more than the evaluation's advancement terms say, and a man
-    /// given can open a shot; each such move is tried against standing pat.
-    fn try_quiet(
+    /// Quiescence of a quiet position where a man can crown at once: a man
+    /// that crowns can change the balance more than the evaluation's
+    /// advancement terms say, so each such move is tried against standing
+    /// pat (`stand`), with `threat` plies of the threat extension left.
+    fn try_crowning(
         &mut self,
         pos: &Position<R>,
-        tries: QuietTries,
+        stand: i32,
+        threat: u32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
         generate(pos, &mut list);
-        let mut best = tries.stand;
-        alpha = alpha.max(tries.stand);
+        let mut best = stand;
+        alpha = alpha.max(stand);
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            let crowns = pos.crowns(mv);
-            if !crowns && !tries.sacrifices {
+            if !pos.crowns(mv) {
                 continue;
             }
             let child = pos.play(mv);
-            // A move that crowns keeps the budget; one that offers a man
-            // (the opponent must capture next) spends one sacrifice. Every
-            // capture of the opponent must be answered by a capture: of more
-            // pieces for the last sacrifice the budget allows (it wins at
-            // once), of any for the ones before (exchanges that prepare it).
-            let sacs = if crowns {
-                tries.sacs
-            } else if has_capture(&child) && self.answered(&child, ply + 1, tries.sacs == 1) {
-                tries.sacs - 1
-            } else {
-                continue;
-            };
-            let threat = tries.threat.saturating_sub(1);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat, sacs);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
             if self.stopped {
                 break;
             }
@@ -211,41 +176,6 @@ impl<R: Rules> Worker<'_, R> {
         self.buf.lists[ply] = list;
         best
     }
-
-    /// Whether after each capture of the side to move in `pos` (at `ply`;
-    /// the move lists of this ply and the next serve) the other side can
-    /// capture in turn, with `more` pieces than were taken.
-    fn answered(&mut self, pos: &Position<R>, ply: usize, more: bool) -> bool {
-        let mut list = std::mem::take(&mut self.buf.lists[ply]);
-        let mut replies = std::mem::take(&mut self.buf.lists[ply + 1]);
-        generate_captures(pos, &mut list);
-        let answered = list.iter().all(|&mv| {
-            let after = pos.play(mv);
-            if !more {
-                return has_capture(&after);
-            }
-            generate_captures(&after, &mut replies);
-            replies
-                .iter()
-                .any(|r| r.capture_count() > mv.capture_count())
-        });
-        self.buf.lists[ply] = list;
-        self.buf.lists[ply + 1] = replies;
-        answered
-    }
-}
-
-/// The quiet moves a quiescence node tries against standing pat.
-#[derive(Clone, Copy)]
-struct QuietTries {
-    /// The static score, which stands if nothing beats it.
-    stand: i32,
-    /// Whether moves that offer a man are tried.
-    sacrifices: bool,
-    /// The threat plies left.
-    threat: u32,
-    /// The sacrifices left along the line.
-    sacs: u32,
 }
 
 /// The squares of the promotion row that a man of the side to move can
