@@ -439,10 +439,10 @@ fn a_weights_file_is_searched_with_and_a_wrong_one_refused() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         run.records[0]["score"].as_f64().unwrap()
     };
-    let hand_only = SearchResources::<International> {
-        evaluator: Evaluator::of_patterns(Arc::new(Patterns::zero(Layout::w4x4::<Board10>()))),
-        egdb: None,
-    };
+    let hand_only = SearchResources::<International>::new(
+        Evaluator::of_patterns(Arc::new(Patterns::zero(Layout::w4x4::<Board10>()))),
+        None,
+    );
     let men = |centimen: i32| f64::from(centimen) / 100.0;
     assert_eq!(
         score(&["--eval-file", zero.to_str().unwrap()]),

@@ -1,6 +1,6 @@
 //! What a search uses besides the position, the game and the table: the
-//! evaluator (hand terms, pattern weights, a network where one is loaded)
-//! and the endgame tables, as one typed
+//! evaluator (hand terms, pattern weights, a network where one is loaded),
+//! the endgame tables and the spare buffers its workers reuse, as one typed
 //! value, `SearchResources<R>`, loaded by one function from one set of
 //! settings, `ResourceSettings`. The engine, `tempo analyse`, `tempo bench`,
 //! `tempo selfplay` and the book builder all load theirs this way, so the
@@ -26,6 +26,7 @@ use crate::eval::{weights_file, Evaluator};
 use crate::rules::draw::SolvedDraws;
 use crate::rules::geometry::Geometry;
 use crate::rules::{Rules, VariantKind};
+use crate::search::worker::SparePool;
 
 /// Endgame-table pieces loaded unless the settings say otherwise.
 pub const DEFAULT_EGDB_PIECES: u32 = 4;
@@ -115,13 +116,19 @@ impl fmt::Display for ResourceError {
 
 impl std::error::Error for ResourceError {}
 
-/// The evaluator and endgame tables one search of variant `R` uses.
+/// The evaluator and endgame tables the searches of variant `R` use, and
+/// the buffers their workers leave for the next ones: whoever runs
+/// searches keeps its resources from one search to the next (a clone
+/// shares the buffers).
 #[derive(Clone)]
 pub struct SearchResources<R: Rules> {
     /// What the static scores come from.
     pub evaluator: Evaluator,
     /// Endgame tables: a node within them scores their value.
     pub egdb: Option<Arc<Egdb<R>>>,
+    /// The buffers of finished search workers, for the next searches run
+    /// with these resources or a clone of them.
+    pub(super) spares: Arc<SparePool>,
 }
 
 impl<R: Rules> fmt::Debug for SearchResources<R> {
@@ -140,13 +147,20 @@ impl<R: Rules> Default for SearchResources<R> {
 }
 
 impl<R: Rules> SearchResources<R> {
+    /// Resources of `evaluator` and `egdb`, with a pool of spare buffers
+    /// of their own.
+    pub fn new(evaluator: Evaluator, egdb: Option<Arc<Egdb<R>>>) -> SearchResources<R> {
+        SearchResources {
+            evaluator,
+            egdb,
+            spares: Arc::default(),
+        }
+    }
+
     /// The built-in evaluation of `R` (patterns, and the network where
     /// one ships) and no endgame tables.
     pub fn builtin() -> SearchResources<R> {
-        SearchResources {
-            evaluator: builtin_evaluator(R::KIND),
-            egdb: None,
-        }
+        SearchResources::new(builtin_evaluator(R::KIND), None)
     }
 
     /// Loads what `settings` name for `R`: a weights file that cannot be
@@ -159,7 +173,7 @@ impl<R: Rules> SearchResources<R> {
             None => None,
             Some(dir) => Some(Arc::new(load_egdb::<R>(dir, settings.egdb_pieces)?)),
         };
-        Ok(SearchResources { evaluator, egdb })
+        Ok(SearchResources::new(evaluator, egdb))
     }
 
     /// Loads what `new` names, as [`SearchResources::load`] does, but keeps
@@ -185,7 +199,11 @@ impl<R: Rules> SearchResources<R> {
             None => None,
             Some(dir) => Some(Arc::new(load_egdb::<R>(dir, new.egdb_pieces)?)),
         };
-        Ok(SearchResources { evaluator, egdb })
+        Ok(SearchResources {
+            evaluator,
+            egdb,
+            spares: Arc::clone(&self.spares),
+        })
     }
 
     /// The most pieces of the loaded endgame tables (0: none).
@@ -318,4 +336,50 @@ pub fn solved_draws<R: Rules>() -> Arc<SolvedDraws> {
     static TABLES: [OnceCell<Arc<SolvedDraws>>; VariantKind::ALL.len()] =
         [const { OnceCell::new() }; VariantKind::ALL.len()];
     Arc::clone(TABLES[R::KIND.index()].get_or_init(|| Arc::new(SolvedDraws::build::<R>())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::International;
+    use crate::search::{search, Control, Limits, SearchSetup, Table};
+
+    /// Runs a search of `threads` threads to depth 4 with `resources`.
+    fn run(resources: &SearchResources<International>, threads: usize) {
+        let mut setup = SearchSetup::new(
+            crate::rules::Position::<International>::start(),
+            Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+        );
+        setup.threads = threads;
+        setup.resources = resources.clone();
+        search(&setup, &Table::new(1), &Control::new(false), &mut |_| {});
+    }
+
+    #[test]
+    fn spare_buffers_stay_with_their_owner_and_never_outnumber_its_workers() {
+        let ours = SearchResources::<International>::builtin();
+        let theirs = SearchResources::<International>::builtin();
+        run(&ours, 1);
+        assert_eq!(ours.spares.len(), 1);
+        for _ in 0..10 {
+            run(&ours, 3);
+        }
+        // As many as the workers alive at once: up to 3 (a helper that
+        // starts after another ended takes its buffers).
+        let most = ours.spares.len();
+        assert!((1..=3).contains(&most), "{most} spare buffers");
+        run(&ours, 1);
+        assert_eq!(ours.spares.len(), most, "a smaller search adds none");
+        assert_eq!(theirs.spares.len(), 0, "another owner's pool is its own");
+        let reloaded = ours
+            .reload(&ResourceSettings::default(), &ResourceSettings::default())
+            .unwrap();
+        run(&reloaded, 1);
+        assert_eq!(ours.spares.len(), most, "a reload shares the pool");
+        let loaded = SearchResources::<International>::load(&ResourceSettings::default()).unwrap();
+        assert_eq!(loaded.spares.len(), 0, "a load starts a pool of its own");
+    }
 }

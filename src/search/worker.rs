@@ -24,7 +24,8 @@ use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::rules::draw::{DrawClocks, DrawSettings};
 use crate::rules::{Goal, Move, Position, Rules};
-use buffers::{fill_reductions, take_spare, Buffers};
+pub(super) use buffers::SparePool;
+use buffers::{fill_reductions, Buffers};
 use node::{Node, NodeKind};
 use ordering::pick;
 use quiesce::QS_TABLE_KINGS;
@@ -47,6 +48,8 @@ pub(super) struct Worker<'a, R: Rules> {
     keys: Vec<u64>,
     /// The per-ply buffers and the move-ordering tables.
     buf: Buffers,
+    /// Where `buf` came from and goes back to.
+    spares: Arc<SparePool>,
     root_moves: Vec<RootMove>,
     draw: DrawSettings,
     root_clocks: DrawClocks,
@@ -67,7 +70,8 @@ pub(super) struct Worker<'a, R: Rules> {
 impl<'a, R: Rules> Worker<'a, R> {
     pub(super) fn new(id: usize, setup: &SearchSetup<R>, shared: &'a Shared<'a>) -> Self {
         let evaluator = &setup.resources.evaluator;
-        let mut buffers = take_spare(R::KIND, evaluator);
+        let spares = Arc::clone(&setup.resources.spares);
+        let mut buffers = spares.take(R::KIND, evaluator);
         if !buffers.holds_scores_of(R::KIND, evaluator) {
             buffers.eval_cache.fill(0);
             buffers.accumulators = evaluator.accumulators(MAX_PLY + 1);
@@ -84,6 +88,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root: setup.root,
             keys: setup.history.clone(),
             buf: buffers,
+            spares,
             root_moves: Vec::new(),
             draw: setup.draw.clone(),
             root_clocks: setup.clocks,

@@ -1,5 +1,5 @@
 //! The per-ply buffers and move-ordering tables of a search worker, and
-//! the process's pool of spare ones that the next worker takes.
+//! the pool of spare ones that the next worker of the same owner takes.
 
 use parking_lot::Mutex;
 
@@ -10,7 +10,7 @@ use crate::rules::{Move, MoveList, Rules, VariantKind};
 use crate::search::MAX_PLY;
 
 /// The per-ply buffers and the move-ordering tables of a worker. A worker
-/// gives them back to the process's pool of spares ([`SPARE`]) and the
+/// gives them back to its owner's pool of spares ([`SparePool`]) and the
 /// next one takes them, emptied and zeroed (but for the static scores of
 /// the same variant and weights): a search of a few thousand nodes
 /// (self-play) spent 5% of its time allocating and freeing them.
@@ -97,43 +97,52 @@ impl Buffers {
     }
 }
 
-/// The most spare buffers the pool keeps (each under 1 MiB): the workers
-/// of a search of up to 64 threads, or of several engines of a process
-/// (Python, tests) at once. A search with more threads allocates its other
-/// workers' buffers afresh, as the first search of a process does.
-const MAX_SPARES: usize = 64;
+/// Buffers of finished workers, kept for the next workers of the same
+/// owner: whoever runs searches holds one in its [`SearchResources`]
+/// (cloned resources share it), so that Hub play, which starts every
+/// search on a new thread, neither allocates its buffers afresh nor
+/// begins with an empty cache of static scores at every move. The pool
+/// holds only buffers its own workers made, so it never holds more than
+/// the most workers its owner's searches had alive at once (the threads
+/// of its largest search, or of its searches run side by side), and it
+/// is freed with the last clone of its resources. Taking from it changes
+/// no search: buffers are reset when taken, and a cached static score is
+/// kept only for the same variant and evaluator, whose score it is
+/// whoever worked it out.
+///
+/// [`SearchResources`]: crate::search::SearchResources
+#[derive(Default)]
+pub(in crate::search) struct SparePool {
+    spares: Mutex<Vec<Buffers>>,
+}
 
-/// Buffers of finished workers, for the next ones. One pool for the
-/// process rather than one spare a thread: Hub play starts every search on
-/// a new thread, which would otherwise allocate its buffers afresh and
-/// begin with an empty cache of static scores at every move. Sharing it
-/// between engines changes no search: buffers are reset when taken, and a
-/// cached static score is kept only for the same variant and evaluator,
-/// whose score it is whoever worked it out.
-static SPARE: Mutex<Vec<Buffers>> = Mutex::new(Vec::new());
+impl SparePool {
+    /// Spare buffers, those that hold static scores of `kind` with
+    /// `evaluator` if any do, or fresh ones.
+    pub(super) fn take(&self, kind: VariantKind, evaluator: &Evaluator) -> Buffers {
+        let mut spares = self.spares.lock();
+        let same = spares
+            .iter()
+            .rposition(|b| b.holds_scores_of(kind, evaluator));
+        let taken = match same {
+            Some(i) => Some(spares.swap_remove(i)),
+            None => spares.pop(),
+        };
+        drop(spares);
+        taken.map_or_else(Buffers::new, Buffers::reset)
+    }
 
-/// Spare buffers from the pool, those that hold static scores of `kind`
-/// with `evaluator` if any do, or fresh ones.
-pub(super) fn take_spare(kind: VariantKind, evaluator: &Evaluator) -> Buffers {
-    let mut spares = SPARE.lock();
-    let same = spares
-        .iter()
-        .rposition(|b| b.holds_scores_of(kind, evaluator));
-    let taken = match same {
-        Some(i) => Some(spares.swap_remove(i)),
-        None => spares.pop(),
-    };
-    drop(spares);
-    taken.map_or_else(Buffers::new, Buffers::reset)
+    /// How many spare buffers the pool holds.
+    #[cfg(test)]
+    pub(in crate::search) fn len(&self) -> usize {
+        self.spares.lock().len()
+    }
 }
 
 impl<R: Rules> Drop for Worker<'_, R> {
     fn drop(&mut self) {
         let buffers = std::mem::take(&mut self.buf);
-        let mut spares = SPARE.lock();
-        if spares.len() < MAX_SPARES {
-            spares.push(buffers);
-        }
+        self.spares.spares.lock().push(buffers);
     }
 }
 
