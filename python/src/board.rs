@@ -55,7 +55,7 @@ pub(crate) trait VariantBoard: Send + Sync {
     fn kind(&self) -> VariantKind;
     /// A copy of the game.
     fn boxed(&self) -> Box<dyn VariantBoard>;
-    /// The game, for code that asks for its `Game<R>` back.
+    /// The game, for [`game`](#method.game) to give back as its type.
     fn as_any(&self) -> &dyn Any;
     /// The legal moves of the current position.
     fn legal_moves(&self) -> Vec<MoveData>;
@@ -91,6 +91,13 @@ pub(crate) trait VariantBoard: Send + Sync {
     fn perft(&self, depth: u32, threads: usize) -> u64;
     /// Perft below each legal move.
     fn divide(&self, depth: u32, threads: usize) -> Vec<(MoveData, u64)>;
+}
+
+impl dyn VariantBoard + '_ {
+    /// The game as its own type, if it is of variant `R`.
+    pub(crate) fn game<R: Rules>(&self) -> Option<&Game<R>> {
+        self.as_any().downcast_ref()
+    }
 }
 
 impl<R: Rules> VariantBoard for Game<R> {

@@ -14,7 +14,6 @@ use crossbeam_channel::{unbounded, RecvTimeoutError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tempo::engine::{EngineError, EngineEvent, EngineHost, GoMode, Limits, Score};
-use tempo::game::Game;
 use tempo::rules::notation::MoveSquares;
 use tempo::rules::Rules;
 
@@ -71,8 +70,7 @@ fn set(host: &mut EngineHost, name: &str, value: &str) -> PyResult<()> {
 fn set_game(host: &mut EngineHost, board: &dyn VariantBoard) -> PyResult<()> {
     fn typed<R: Rules>(host: &mut EngineHost, board: &dyn VariantBoard) -> PyResult<()> {
         let game = board
-            .as_any()
-            .downcast_ref::<Game<R>>()
+            .game::<R>()
             .ok_or_else(|| value_error("the board's game is not of its variant"))?;
         host.set_game(*game.start(), game.moves())
             .map_err(engine_error)

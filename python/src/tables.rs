@@ -1,14 +1,12 @@
 //! `EndgameTables`: the tables `tempo egdb build` writes, loaded for one
 //! variant and probed with a `Board`; `Probe`, the value found.
 
-use std::any::Any;
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError};
 use pyo3::prelude::*;
-use tempo::egdb::{Egdb, EgdbError, Value};
-use tempo::game::Game;
-use tempo::rules::{Rules, VariantKind};
+use tempo::egdb::{Egdb, EgdbError, Tables, Value};
+use tempo::rules::{Erased, Rules};
 
 use crate::board::Board;
 use crate::{existing, parse_variant, value_error};
@@ -33,9 +31,7 @@ fn egdb_error(e: EgdbError) -> PyErr {
 /// is a `ValueError`.
 #[pyclass(module = "tempo", frozen)]
 pub struct EndgameTables {
-    kind: VariantKind,
-    /// The `Egdb<R>` of `kind`.
-    tables: Box<dyn Any + Send + Sync>,
+    tables: Erased<Tables>,
     pieces: u32,
     path: PathBuf,
 }
@@ -50,16 +46,15 @@ impl EndgameTables {
         fn load<R: Rules>(
             dir: &std::path::Path,
             pieces: u32,
-        ) -> Result<(Box<dyn Any + Send + Sync>, u32), EgdbError> {
+        ) -> Result<(Erased<Tables>, u32), EgdbError> {
             let db = Egdb::<R>::load_available(dir, pieces)?;
             let loaded = db.pieces();
-            Ok((Box::new(db), loaded))
+            Ok((Erased::new::<R>(db), loaded))
         }
         let (tables, loaded) = py
             .detach(|| tempo::rules::with_rules!(kind, R => load::<R>(&path, pieces)))
             .map_err(egdb_error)?;
         Ok(EndgameTables {
-            kind,
             tables,
             pieces: loaded,
             path,
@@ -75,7 +70,7 @@ impl EndgameTables {
     /// The variant of the tables.
     #[getter]
     fn variant(&self) -> &'static str {
-        self.kind.name()
+        self.tables.variant().name()
     }
 
     /// The value of the current position of `board` for its side to move,
@@ -83,20 +78,21 @@ impl EndgameTables {
     /// when the position has more pieces than the tables hold. A board of
     /// another variant is a `ValueError`.
     fn probe(&self, board: PyRef<'_, Board>) -> PyResult<Option<ProbeValue>> {
-        if board.game.kind() != self.kind {
+        if board.game.kind() != self.tables.variant() {
             return Err(value_error(format!(
                 "these are {} tables; the board is {}",
-                self.kind.name(),
+                self.tables.variant().name(),
                 board.game.kind().name()
             )));
         }
-        fn typed<R: Rules>(tables: &dyn Any, game: &dyn Any) -> Option<Option<Value>> {
-            let db = tables.downcast_ref::<Egdb<R>>()?;
-            let game = game.downcast_ref::<Game<R>>()?;
+        fn typed<R: Rules>(tables: &Erased<Tables>, board: &Board) -> Option<Option<Value>> {
+            let db = tables.get::<R>()?;
+            let game = board.game.game::<R>()?;
             Some(db.probe(game.position()))
         }
-        let value = tempo::rules::with_rules!(self.kind, R => typed::<R>(self.tables.as_ref(), board.game.as_any()))
-            .ok_or_else(|| value_error("the tables and the board do not match"))?;
+        let value =
+            tempo::rules::with_rules!(self.tables.variant(), R => typed::<R>(&self.tables, &board))
+                .ok_or_else(|| value_error("the tables and the board do not match"))?;
         Ok(value.map(|v| match v {
             Value::Draw => ProbeValue {
                 value: "draw",
@@ -117,7 +113,7 @@ impl EndgameTables {
         format!(
             "EndgameTables('{}', variant='{}', loaded_pieces={})",
             self.path.display(),
-            self.kind.name(),
+            self.tables.variant().name(),
             self.pieces
         )
     }

@@ -35,15 +35,13 @@ pub mod output;
 pub mod report;
 pub mod tactics;
 
-use std::any::Any;
 use std::io;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::Score;
-use crate::game::Game;
+use crate::game::{Game, Games};
 use crate::rules::notation::{format_move, to_fen};
-use crate::rules::{Move, MoveStyle, Rules, Side, VariantKind};
+use crate::rules::{Erased, Move, MoveStyle, Rules, Side, VariantKind};
 use crate::search::resources::{ResourceError, ResourceSettings};
 use crate::search::tt::Table;
 use crate::search::{
@@ -54,24 +52,22 @@ use crate::search::{
 /// `Rules` type erased until [`AnyGame::get`] asks for it back.
 #[derive(Clone)]
 pub struct AnyGame {
-    kind: VariantKind,
     positions: usize,
-    game: Arc<dyn Any + Send + Sync>,
+    game: Erased<Games>,
 }
 
 impl AnyGame {
     /// Erases the variant of `game`.
     pub fn new<R: Rules>(game: Game<R>) -> AnyGame {
         AnyGame {
-            kind: R::KIND,
             positions: game.moves().len() + 1,
-            game: Arc::new(game),
+            game: Erased::new::<R>(game),
         }
     }
 
     /// The variant of the game.
     pub fn variant(&self) -> VariantKind {
-        self.kind
+        self.game.variant()
     }
 
     /// How many positions the game has: one more than its moves.
@@ -81,13 +77,18 @@ impl AnyGame {
 
     /// The game, if it is of variant `R`.
     pub fn get<R: Rules>(&self) -> Option<&Game<R>> {
-        self.game.downcast_ref::<Game<R>>()
+        self.game.get::<R>()
     }
 }
 
 impl std::fmt::Debug for AnyGame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "AnyGame({}, {} positions)", self.kind, self.positions)
+        write!(
+            f,
+            "AnyGame({}, {} positions)",
+            self.variant(),
+            self.positions
+        )
     }
 }
 

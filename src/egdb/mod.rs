@@ -205,6 +205,14 @@ impl Table {
     }
 }
 
+/// The tables of each variant, for [`Erased`](crate::rules::Erased)
+/// tables: `Of<R> = Egdb<R>`.
+pub struct Tables;
+
+impl crate::rules::ByVariant for Tables {
+    type Of<R: Rules> = Egdb<R>;
+}
+
 /// The loaded tables of one variant: every slice of up to `pieces` pieces.
 pub struct Egdb<R: Rules> {
     layout: Layout<R>,

@@ -17,3 +17,11 @@ pub mod record;
 
 pub use clock::{Clock, TimeControl};
 pub use record::{Game, GameError, GameResult, WinReason};
+
+/// The games of each variant, for an [`Erased`](crate::rules::Erased)
+/// game: `Of<R> = Game<R>`.
+pub struct Games;
+
+impl crate::rules::ByVariant for Games {
+    type Of<R: crate::rules::Rules> = Game<R>;
+}

@@ -5,6 +5,7 @@
 //! and no knowledge of search or protocols.
 
 pub mod draw;
+pub mod erased;
 pub mod geometry;
 pub mod movegen;
 pub mod mv;
@@ -19,6 +20,7 @@ pub mod zobrist;
 
 pub use crate::with_rules;
 pub use draw::{DrawClocks, DrawReason, DrawSettings};
+pub use erased::{ByVariant, Erased};
 pub use geometry::{Board10, Board8, Board8Full, Board8Mirrored, Dir, Geometry, Ortho};
 pub use mv::{Move, MoveList};
 pub use notation::{MoveStyle, NotationError};

@@ -12,20 +12,19 @@
 //! The small endgame tables of the 8x8 variants ([`builtin_egdb`]) are
 //! built the same way, where the settings ask for them.
 
-use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use once_cell::sync::OnceCell;
 
-use crate::egdb::{build_in_memory, Egdb};
+use crate::egdb::{build_in_memory, Egdb, Tables};
 use crate::eval::network::{builtin_network, read_network, NETWORK_MAGIC};
 use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::{weights_file, Evaluator};
 use crate::rules::draw::SolvedDraws;
 use crate::rules::geometry::Geometry;
-use crate::rules::{Rules, VariantKind};
+use crate::rules::{Erased, Rules, VariantKind};
 use crate::search::worker::SparePool;
 
 /// Endgame-table pieces loaded unless the settings say otherwise.
@@ -308,20 +307,19 @@ fn load_egdb<R: Rules>(dir: &Path, pieces: u32) -> Result<Egdb<R>, ResourceError
 /// the builder does not solve or that is not played on 32 squares. The
 /// engine calls it ahead, off the protocol thread.
 pub fn builtin_egdb<R: Rules>() -> Option<Arc<Egdb<R>>> {
-    type Shared = Option<Arc<dyn Any + Send + Sync>>;
-    static TABLES: [OnceCell<Shared>; VariantKind::ALL.len()] =
+    static TABLES: [OnceCell<Option<Erased<Tables>>>; VariantKind::ALL.len()] =
         [const { OnceCell::new() }; VariantKind::ALL.len()];
-    let shared = TABLES[R::KIND.index()].get_or_init(|| {
+    let built = TABLES[R::KIND.index()].get_or_init(|| {
         if <R::Geometry as Geometry>::SQUARES != 32 || Egdb::<R>::supports().is_err() {
             return None;
         }
         let tables = build_in_memory::<R>(BUILTIN_EGDB_PIECES, &mut |_| {})
             .expect("the slices of 4 pieces of a supported variant build in memory");
-        Some(Arc::new(tables) as Arc<dyn Any + Send + Sync>)
+        Some(Erased::new::<R>(tables))
     });
-    shared.clone().map(|tables| {
+    built.as_ref().map(|tables| {
         tables
-            .downcast::<Egdb<R>>()
+            .get_shared::<R>()
             .expect("a slot holds its own variant's tables")
     })
 }
