@@ -23,7 +23,7 @@ use crate::pdn::{read_games, PdnGame};
 use crate::rules::notation::{parse_move, parse_position, to_fen};
 use crate::rules::{Move, Position, Rules, VariantKind};
 use crate::search::tt::Table;
-use crate::search::{search, Control, Limits, SearchSetup};
+use crate::search::{search, Control, Limits, SearchResources, SearchSetup};
 
 /// Arguments of `tempo book`.
 #[derive(Debug, Args)]
@@ -178,6 +178,7 @@ fn score_moves<R: Rules>(
     lines: usize,
     depth: u32,
     table: &Mutex<Table>,
+    resources: &SearchResources<R>,
 ) -> Vec<ScoredMove> {
     let legal = pos.legal_moves().len();
     if legal == 0 {
@@ -191,6 +192,7 @@ fn score_moves<R: Rules>(
         },
     );
     setup.multipv = lines.min(legal);
+    setup.resources = resources.clone();
     setup.search_single_move = true;
     let mut table = table.lock();
     table.clear();
@@ -254,9 +256,12 @@ fn build_for<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
         })
         .collect::<Result<_, _>>()?;
     let depth = args.depth;
+    // One set for every search, so that their workers reuse each other's
+    // buffers.
+    let resources = SearchResources::<R>::builtin();
     let oracle = |pos: &Position<R>, lines: usize| {
         let slot = rayon::current_thread_index().unwrap_or(0) % tables.len();
-        score_moves(pos, lines, depth, &tables[slot])
+        score_moves(pos, lines, depth, &tables[slot], &resources)
     };
     let started = Instant::now();
     let mut last_line = Instant::now();

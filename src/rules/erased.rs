@@ -30,14 +30,9 @@ pub struct Erased<F: ByVariant> {
 impl<F: ByVariant> Erased<F> {
     /// Erases the variant of `value`.
     pub fn new<R: Rules>(value: F::Of<R>) -> Erased<F> {
-        Erased::shared::<R>(Arc::new(value))
-    }
-
-    /// Erases the variant of a shared `value`.
-    pub fn shared<R: Rules>(value: Arc<F::Of<R>>) -> Erased<F> {
         Erased {
             kind: R::KIND,
-            value,
+            value: Arc::new(value),
             family: PhantomData,
         }
     }
