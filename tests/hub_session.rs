@@ -303,7 +303,7 @@ fn hub_params_lists_every_parameter_with_its_help_for_people() {
         .collect();
     assert!(tuning.starts_with("Tuning parameters"), "{tuning}");
     for (name, says) in [
-        ("null-move", "int 0..4, default 0"),
+        ("lmr-base", "int 0..400, default 75"),
         ("aspiration", "int 0..500"),
     ] {
         assert!(
@@ -507,9 +507,9 @@ fn bad_input_is_answered_with_an_error_and_the_engine_keeps_serving() {
     e.refused("set-param name=variant value=chess", "unknown variant");
     e.refused("set-param name=colour value=blue", "unknown parameter");
     // A tuning parameter, not declared, is taken; out of its range, refused.
-    e.send("set-param name=null-move value=2");
+    e.send("set-param name=lmr-base value=50");
     e.ping();
-    e.refused("set-param name=null-move value=9", "null-move");
+    e.refused("set-param name=lmr-base value=900", "lmr-base");
     // A line too long to read.
     e.refused(&"x".repeat(2 << 20), "limited");
     // Non-UTF-8 bytes and control characters cannot break the output.

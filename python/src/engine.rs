@@ -250,7 +250,7 @@ impl Engine {
     }
 
     /// Sets an engine parameter by its Hub name (see `options`), for
-    /// example `set_option("threat-plies", 1)` or
+    /// example `set_option("contempt", 0)` or
     /// `set_option("draw-repetitions", 4)`. Refused while a search runs.
     fn set_option(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let text = match value.extract::<bool>() {

@@ -10,14 +10,6 @@
 /// The parameters of one search: its techniques, on, off or tuned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// Quiet plies quiescence adds where the opponent threatens a capture
-    /// (0: none).
-    pub threat_plies: u32,
-    /// Scan's late-move reductions (1) instead of the logarithmic table
-    /// (0): never a capture or a crowning; at a non-PV node every move
-    /// after the first by a ply, from the fifth by two; at a PV node a ply
-    /// from the fourth.
-    pub scan_lmr: u32,
     /// Singular extension (1): at a PV node of depth 8 or more, the table's
     /// move is searched a ply deeper when every other move fails 0.40 man
     /// below its stored lower bound at four plies less.
@@ -26,10 +18,6 @@ pub struct SearchParams {
     /// non-PV node of depth 5 or less whose static score is this much a ply
     /// above beta returns it (0: no reverse futility).
     pub futility_margin: u32,
-    /// Futility pruning margin per ply, in hundredths of a man: a calm
-    /// non-PV node of depth 3 or less whose static score plus this times
-    /// the depth is at most alpha searches only its first move (0: off).
-    pub futility_prune: u32,
     /// Late-move reductions one ply smaller for a move whose history score
     /// is positive (1), the logarithmic table alone (0).
     pub lmr_history: u32,
@@ -56,20 +44,6 @@ pub struct SearchParams {
     /// (a lower bound above it), less (an upper bound below it) or exactly
     /// that (0: the static score alone).
     pub table_eval: u32,
-    /// Plies of late-move reduction added at a node expected to fail high
-    /// (one whose parent searched it with a null window expecting a cut:
-    /// if its first moves did not cut, the rest most likely fail low too),
-    /// as chess engines reduce at cut nodes (0: off).
-    pub cut_reduction: u32,
-    /// The least depth of a non-PV node that looks its children up in the
-    /// table before it searches any, and returns at once when one's entry
-    /// refutes it (enhanced transposition cutoffs; 0: off).
-    pub transposition_cutoffs: u32,
-    /// Null-move pruning: plies, beyond the one a move takes, by which a
-    /// quiet non-PV node of depth 3 or more, with 12 pieces or more and a
-    /// static score at least beta, searches the position with the opponent
-    /// to move again; a fail high there cuts (0: off).
-    pub null_move: u32,
     /// Late-move reduction = base + ln(depth) ln(move index) / divisor:
     /// the divisor in hundredths (0: no late-move reductions).
     pub lmr_divisor: u32,
@@ -97,19 +71,7 @@ pub struct SearchParam {
 }
 
 /// Every search parameter, in the order the engine lists them.
-pub const SEARCH_PARAMS: [SearchParam; 19] = [
-    SearchParam {
-        name: "threat-plies",
-        max: 2,
-        default: 0,
-        help: "quiet plies quiescence adds where the opponent threatens a capture",
-    },
-    SearchParam {
-        name: "scan-lmr",
-        max: 1,
-        default: 0,
-        help: "1 = Scan's late-move reductions (1 ply, 2 from the fifth move; none for captures, crowning)",
-    },
+pub const SEARCH_PARAMS: [SearchParam; 13] = [
     SearchParam {
         name: "singular",
         max: 1,
@@ -121,12 +83,6 @@ pub const SEARCH_PARAMS: [SearchParam; 19] = [
         max: 300,
         default: 60,
         help: "reverse-futility margin per ply, hundredths of a man (0 = no reverse futility)",
-    },
-    SearchParam {
-        name: "futility-prune",
-        max: 300,
-        default: 0,
-        help: "margin per ply below alpha at which a calm node of depth 3 or less searches only its first move (0 = off)",
     },
     SearchParam {
         name: "lmr-history",
@@ -171,24 +127,6 @@ pub const SEARCH_PARAMS: [SearchParam; 19] = [
         help: "1 = the table's score, where its bound goes beyond the static score, in place of it for the futility tests",
     },
     SearchParam {
-        name: "cut-reduction",
-        max: 3,
-        default: 0,
-        help: "plies of late-move reduction added at a node expected to fail high (0 = none)",
-    },
-    SearchParam {
-        name: "transposition-cutoffs",
-        max: 12,
-        default: 0,
-        help: "the least depth of a node outside the principal line that first looks its children up in the table and cuts on one that refutes it (0 = off)",
-    },
-    SearchParam {
-        name: "null-move",
-        max: 4,
-        default: 0,
-        help: "null-move pruning: the extra plies by which a quiet node outside the principal line searches the position with the opponent to move again (0 = off)",
-    },
-    SearchParam {
         name: "lmr-divisor",
         max: 1000,
         default: 150,
@@ -218,11 +156,8 @@ impl Default for SearchParams {
     /// Every parameter at its default.
     fn default() -> SearchParams {
         let mut t = SearchParams {
-            threat_plies: 0,
-            scan_lmr: 0,
             singular: 0,
             futility_margin: 0,
-            futility_prune: 0,
             lmr_history: 0,
             lmr_threats: 0,
             futility_depth: 0,
@@ -230,9 +165,6 @@ impl Default for SearchParams {
             countermove: 0,
             improving: 0,
             table_eval: 0,
-            cut_reduction: 0,
-            transposition_cutoffs: 0,
-            null_move: 0,
             lmr_divisor: 0,
             lmr_base: 0,
             aspiration: 0,
@@ -251,11 +183,8 @@ impl SearchParams {
     /// The field of the parameter `name`, if there is one.
     fn field(&mut self, name: &str) -> Option<&mut u32> {
         match name {
-            "threat-plies" => Some(&mut self.threat_plies),
-            "scan-lmr" => Some(&mut self.scan_lmr),
             "singular" => Some(&mut self.singular),
             "futility-margin" => Some(&mut self.futility_margin),
-            "futility-prune" => Some(&mut self.futility_prune),
             "lmr-history" => Some(&mut self.lmr_history),
             "lmr-threats" => Some(&mut self.lmr_threats),
             "futility-depth" => Some(&mut self.futility_depth),
@@ -263,9 +192,6 @@ impl SearchParams {
             "countermove" => Some(&mut self.countermove),
             "improving" => Some(&mut self.improving),
             "table-eval" => Some(&mut self.table_eval),
-            "cut-reduction" => Some(&mut self.cut_reduction),
-            "transposition-cutoffs" => Some(&mut self.transposition_cutoffs),
-            "null-move" => Some(&mut self.null_move),
             "lmr-divisor" => Some(&mut self.lmr_divisor),
             "lmr-base" => Some(&mut self.lmr_base),
             "aspiration" => Some(&mut self.aspiration),
@@ -338,10 +264,10 @@ mod tests {
     #[test]
     fn assignments_read_name_and_value() {
         let mut t = SearchParams::default();
-        t.assign("threat-plies=2").unwrap();
-        assert_eq!(t.threat_plies, 2);
-        assert!(t.assign("threat-plies").is_err());
-        assert!(t.assign("threat-plies=x").is_err());
-        assert!(t.assign("threat-plies=9").is_err());
+        t.assign("aspiration=20").unwrap();
+        assert_eq!(t.aspiration, 20);
+        assert!(t.assign("aspiration").is_err());
+        assert!(t.assign("aspiration=x").is_err());
+        assert!(t.assign("aspiration=501").is_err());
     }
 }

@@ -19,9 +19,6 @@ use crate::rules::{Goal, Position, Rules};
 use crate::search::tt::Bound;
 use crate::search::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
-/// Futility pruning (the technique `futility-prune`) applies up to this
-/// depth.
-const FUTILITY_PRUNE_DEPTH: i32 = 3;
 /// Late-move pruning applies up to this depth (reverse futility up to the
 /// technique `futility-depth`, with the margin `futility-margin` a ply).
 const LATE_MOVE_DEPTH: i32 = 4;
@@ -35,9 +32,8 @@ const DEFER_DEPTH: i32 = 5;
 /// figures: depth 8, 0.40 man).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 40;
-// Late-move and futility pruning stop a move loop, which must hold no
-// deferred move.
-const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH && DEFER_DEPTH > FUTILITY_PRUNE_DEPTH);
+// Late-move pruning stops a move loop, which must hold no deferred move.
+const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
 
 /// A node of the tree as its parent hands it over: the position, its
 /// distance from the root in plies and its draw-rule clocks.
@@ -51,36 +47,20 @@ pub(super) struct Node<'p, R: Rules> {
     pub(super) clocks: DrawClocks,
 }
 
-/// What a node is expected to be, as its parent searched it: on the
-/// principal variation, or outside it a node expected to fail high (its
-/// first move should cut) or to fail low (every move fails low). Outside
-/// the principal variation the kinds alternate from parent to child; a
-/// reduced search of a late move expects its child to cut.
+/// Where a node stands, as its parent searched it: on the principal
+/// variation (an open window) or outside it (a null window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum NodeKind {
     /// On the principal variation: searched with an open window.
     Pv,
-    /// Expected to fail high.
-    Cut,
-    /// Expected to fail low.
-    All,
-}
-
-impl NodeKind {
-    /// The kind of a child searched with a null window at full depth: the
-    /// child of a node expected to fail high is expected to fail low, and
-    /// the other way round; a PV node's such child is expected to cut.
-    fn flipped(self) -> NodeKind {
-        match self {
-            NodeKind::Cut => NodeKind::All,
-            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
-        }
-    }
+    /// Outside it: searched with a null window.
+    NonPv,
 }
 
 impl<R: Rules> Worker<'_, R> {
     /// Principal-variation search of `node` to `depth` within
-    /// (`alpha`, `beta`), `kind` being what its parent expects of it.
+    /// (`alpha`, `beta`), `kind` saying whether it is on the principal
+    /// variation.
     pub(super) fn negamax(
         &mut self,
         node: Node<'_, R>,
@@ -98,9 +78,9 @@ impl<R: Rules> Worker<'_, R> {
                 return score;
             }
         }
-        // 1. Horizon: resolve captures and threats.
+        // 1. Horizon: resolve captures and crowning moves.
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, self.params.threat_plies);
+            return self.quiesce(pos, alpha, beta, ply);
         }
         self.count_node();
         if self.stopped {
@@ -154,8 +134,7 @@ impl<R: Rules> Worker<'_, R> {
             && depth <= futility_depth.max(LATE_MOVE_DEPTH)
             && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
-        let prunable =
-            calm && depth <= futility_depth.max(FUTILITY_PRUNE_DEPTH) && beta.abs() < MATE_BOUND;
+        let prunable = calm && depth <= futility_depth && beta.abs() < MATE_BOUND;
         let mut static_eval = prunable.then(|| self.evaluate(pos, ply));
         let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
@@ -185,9 +164,6 @@ impl<R: Rules> Worker<'_, R> {
             }
             _ => false,
         };
-        // 5b. Far below alpha near the horizon: only the first move is
-        // searched (futility pruning of the rest).
-        let mut hopeless = false;
         if let Some(mut eval) = static_eval.filter(|_| prunable) {
             // The technique `table-eval`: a table score that bounds the
             // node's value beyond the static score stands for it.
@@ -207,45 +183,20 @@ impl<R: Rules> Worker<'_, R> {
             if margin > 0 && depth <= futility_depth && eval - margin * plies >= beta {
                 return eval;
             }
-            let prune = self.params.futility_prune as i32;
-            hopeless = prune > 0
-                && depth <= FUTILITY_PRUNE_DEPTH
-                && alpha.abs() < MATE_BOUND
-                && eval + prune * depth <= alpha;
-        }
-        // 5c. A child whose table entry already refutes it from the
-        // opponent's side, deep enough, cuts without a search (enhanced
-        // transposition cutoff; draughts' men moves transpose often).
-        let etc_depth = self.params.transposition_cutoffs as i32;
-        if !pv_node && etc_depth > 0 && depth >= etc_depth && beta.abs() < MATE_BOUND {
-            if let Some(score) = self.child_table_cut(node, must_capture, depth, beta) {
-                return score;
-            }
-        }
-        // 5d. A quiet non-PV node whose static score is at least beta, with
-        // no capture pending for either side, passes (the technique
-        // `null-move`, never twice in a row): when the opponent, moving
-        // twice, still fails low at a reduced depth, the node cuts.
-        if self.params.null_move > 0 && !pv_node && !must_capture {
-            if let Some(score) = self.null_move_cut(node, depth, beta, static_eval) {
-                return score;
-            }
         }
         // Moves searched at a calm node before the rest are pruned.
-        let limit = match (calm, hopeless) {
-            (false, _) => usize::MAX,
-            (true, true) => 1,
-            (true, false) => {
-                let scale = self.params.late_move_scale;
-                // With `improving`, a node whose score is not rising keeps
-                // two thirds of the moves.
-                let scale = if self.params.improving != 0 && !improving {
-                    scale * 2 / 3
-                } else {
-                    scale
-                };
-                late_move_limit(depth, scale)
-            }
+        let limit = if calm {
+            let scale = self.params.late_move_scale;
+            // With `improving`, a node whose score is not rising keeps two
+            // thirds of the moves.
+            let scale = if self.params.improving != 0 && !improving {
+                scale * 2 / 3
+            } else {
+                scale
+            };
+            late_move_limit(depth, scale)
+        } else {
+            usize::MAX
         };
         // 6. The table's move, when it is a legal quiet move, is searched
         // before the others are listed: when it cuts, they never are.
@@ -368,34 +319,15 @@ impl<R: Rules> Worker<'_, R> {
                                 depth,
                             )
                     });
-                let child_kind = match kind {
-                    NodeKind::Pv => NodeKind::Pv,
-                    _ => kind.flipped(),
-                };
                 score = -self.search_child(
                     child_node,
                     new_depth + singular as i32,
                     -beta,
                     -alpha,
-                    child_kind,
+                    kind,
                 );
             } else {
-                let reduction = if self.params.scan_lmr != 0 {
-                    // Scan's reductions: never a capture or a crowning; at
-                    // a non-PV node every move after the first by a ply,
-                    // from the fifth by two; at a PV node a ply from the
-                    // fourth.
-                    if depth >= 2
-                        && quiet
-                        && !pos.crowns(mv)
-                        && extension == 0
-                        && i >= if pv_node { 3 } else { 1 }
-                    {
-                        (if !pv_node && i >= 4 { 2 } else { 1 }).min(new_depth)
-                    } else {
-                        0
-                    }
-                } else if depth >= 3
+                let reduction = if depth >= 3
                     && quiet
                     && extension == 0
                     && self.params.lmr_divisor != 0
@@ -405,28 +337,16 @@ impl<R: Rules> Worker<'_, R> {
                 {
                     let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
                     let trusted = self.params.lmr_history != 0 && self.history_of(mv) > 0;
-                    let cut = if kind == NodeKind::Cut {
-                        self.params.cut_reduction as i32
-                    } else {
-                        0
-                    };
-                    (r + cut - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
+                    (r - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
                 } else {
                     0
-                };
-                // A reduced search expects its child to cut; at full depth
-                // the kinds alternate.
-                let child_kind = if reduction > 0 {
-                    NodeKind::Cut
-                } else {
-                    kind.flipped()
                 };
                 score = -self.search_child(
                     child_node,
                     new_depth - reduction,
                     -alpha - 1,
                     -alpha,
-                    child_kind,
+                    NodeKind::NonPv,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
                     score = -self.search_child(
@@ -434,7 +354,7 @@ impl<R: Rules> Worker<'_, R> {
                         new_depth,
                         -alpha - 1,
                         -alpha,
-                        kind.flipped(),
+                        NodeKind::NonPv,
                     );
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
@@ -495,7 +415,7 @@ impl<R: Rules> Worker<'_, R> {
         kind: NodeKind,
     ) -> i32 {
         if depth <= 0 {
-            self.quiesce(child.pos, alpha, beta, child.ply, self.params.threat_plies)
+            self.quiesce(child.pos, alpha, beta, child.ply)
         } else {
             self.negamax(child, depth, alpha, beta, kind)
         }

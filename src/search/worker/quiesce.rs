@@ -1,31 +1,26 @@
-//! Quiescence: capture sequences, the threat extension and crowning moves
-//! below the horizon of the tree search.
+//! Quiescence: capture sequences and crowning moves below the horizon of
+//! the tree search.
 
 use super::{cutoff, lost_already, no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
-use crate::rules::movegen::{generate, generate_captures, has_capture, side_has_capture};
+use crate::rules::movegen::{generate, generate_captures, has_capture};
 use crate::rules::movegen::{has_quiet_move, man_step_squares};
 use crate::rules::{Goal, Position, Rules};
 use crate::search::{INFINITY, MATE, MAX_PLY};
 
 /// Quiescence uses the table only with at least this many kings on the board.
 pub(super) const QS_TABLE_KINGS: u32 = 4;
-/// Multiplier that separates table keys of quiescence nodes by threat budget.
-const THREAT_SALT: u64 = 0xD6E8_FEB8_6659_FD93;
 
 impl<R: Rules> Worker<'_, R> {
     /// Quiescence: a side that must capture captures (no standing pat);
-    /// otherwise the static score stands, unless the opponent threatens a
-    /// capture, in which case every move is tried once more (`threat` plies),
-    /// or a man can crown at once, in which case those moves are tried
-    /// against standing pat.
+    /// otherwise the static score stands, unless a man can crown at once,
+    /// in which case those moves are tried against standing pat.
     pub(super) fn quiesce(
         &mut self,
         pos: &Position<R>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        threat: u32,
     ) -> i32 {
         self.count_node();
         if self.stopped {
@@ -47,17 +42,11 @@ impl<R: Rules> Worker<'_, R> {
             }
         }
         // Capture sequences of many kings branch widely and transpose often:
-        // there the table answers repeated positions. The threat budget
-        // changes the result, so it is part of the key (with the full budget
-        // the key is the position's own, shared with the main search). With
-        // few kings the table cost more than it saved (benches/RESULTS.md,
-        // "Quiescence").
+        // there the table answers repeated positions (the key is the
+        // position's own, shared with the main search). With few kings the
+        // table cost more than it saved (benches/RESULTS.md, "Quiescence").
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
-        let key = if use_table {
-            pos.key() ^ ((self.params.threat_plies - threat) as u64).wrapping_mul(THREAT_SALT)
-        } else {
-            0
-        };
+        let key = pos.key();
         let entry = if use_table {
             self.shared.table.probe(key)
         } else {
@@ -68,12 +57,9 @@ impl<R: Rules> Worker<'_, R> {
             return score;
         }
         let alpha_start = alpha;
-        let side = pos.side_to_move();
         // Most positions here have no capture: a bitboard test says so
         // more cheaply than the generator, and no move is listed then.
-        let must_capture = has_capture(pos);
-        let threatened = !must_capture && threat > 0 && side_has_capture(pos, side.opponent());
-        if !must_capture && !threatened {
+        if !has_capture(pos) {
             if !has_quiet_move(pos) {
                 return no_move_score::<R>(ply);
             }
@@ -84,37 +70,18 @@ impl<R: Rules> Worker<'_, R> {
             if crowning_squares(pos) == 0 {
                 return stand;
             }
-            return self.try_crowning(pos, stand, threat, alpha, beta, ply);
+            return self.try_crowning(pos, stand, alpha, beta, ply);
         }
         let mut list = std::mem::take(&mut self.buf.lists[ply]);
-        if must_capture {
-            generate_captures(pos, &mut list);
-        } else {
-            // Threatened: every move is tried once more.
-            generate(pos, &mut list);
-            if list.is_empty() {
-                self.buf.lists[ply] = list;
-                return no_move_score::<R>(ply);
-            }
-            let stand = self.evaluate(pos, ply);
-            if stand >= beta + 200 {
-                self.buf.lists[ply] = list;
-                return stand;
-            }
-        }
+        generate_captures(pos, &mut list);
         let mut best = -INFINITY;
-        let next_threat = if list.as_slice()[0].is_capture() {
-            threat
-        } else {
-            threat - 1
-        };
         if let Some(first) = list.iter().position(|&m| hint.matches(m)) {
             list.as_mut_slice().swap(0, first);
         }
         let mut best_move = None;
         for i in 0..list.len() {
             let mv = list.as_slice()[i];
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, next_threat);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1);
             if self.stopped {
                 break;
             }
@@ -139,12 +106,11 @@ impl<R: Rules> Worker<'_, R> {
     /// Quiescence of a quiet position where a man can crown at once: a man
     /// that crowns can change the balance more than the evaluation's
     /// advancement terms say, so each such move is tried against standing
-    /// pat (`stand`), with `threat` plies of the threat extension left.
+    /// pat (`stand`).
     fn try_crowning(
         &mut self,
         pos: &Position<R>,
         stand: i32,
-        threat: u32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -159,7 +125,7 @@ impl<R: Rules> Worker<'_, R> {
                 continue;
             }
             let child = pos.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threat.saturating_sub(1));
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 break;
             }

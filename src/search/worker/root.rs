@@ -257,7 +257,7 @@ impl<R: Rules> Worker<'_, R> {
             if i == line {
                 score = -self.negamax(node, depth - 1, -beta, -alpha, NodeKind::Pv);
             } else {
-                score = -self.negamax(node, depth - 1, -alpha - 1, -alpha, NodeKind::Cut);
+                score = -self.negamax(node, depth - 1, -alpha - 1, -alpha, NodeKind::NonPv);
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax(node, depth - 1, -beta, -alpha, NodeKind::Pv);
                 }

@@ -2,8 +2,7 @@
 //! keys salted by the distance to a rule draw, mate scores counted from
 //! the node, and the bounds that settle a node.
 
-use super::{Node, Worker};
-use crate::rules::movegen::{generate_captures, generate_quiet};
+use super::Worker;
 use crate::rules::{Move, Position, Rules};
 use crate::search::tt::{Bound, Entry, MoveHint};
 use crate::search::MATE_BOUND;
@@ -61,49 +60,6 @@ pub(super) fn from_table(score: i32, ply: usize) -> i32 {
 }
 
 impl<R: Rules> Worker<'_, R> {
-    /// A score of at least `beta` for `node` read from its children's table
-    /// entries: a child's entry searched to `depth - 1` or deeper whose
-    /// upper bound (or exact score) is at most `-beta` refutes the node (a
-    /// child that repeats an earlier position of the line is skipped: the
-    /// table does not know the line).
-    pub(super) fn child_table_cut(
-        &mut self,
-        node: Node<'_, R>,
-        must_capture: bool,
-        depth: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        let Node { pos, ply, clocks } = node;
-        let mut list = std::mem::take(&mut self.buf.lists[ply]);
-        if must_capture {
-            generate_captures(pos, &mut list);
-        } else {
-            generate_quiet(pos, &mut list);
-        }
-        let mut cut = None;
-        for &mv in list.iter() {
-            let child = pos.play(mv);
-            let child_clocks = clocks.after(pos, mv, &child);
-            let key = table_key(&child, child_clocks.plies_until_draw(&self.draw));
-            let Some(e) = self.shared.table.probe(key) else {
-                continue;
-            };
-            if e.depth < depth - 1 || e.bound == Bound::Lower {
-                continue;
-            }
-            let score = -from_table(e.score, ply + 1);
-            if score >= beta
-                && score.abs() < MATE_BOUND
-                && !self.is_repetition(child.key(), child_clocks.reversible_plies())
-            {
-                cut = Some(score);
-                break;
-            }
-        }
-        self.buf.lists[ply] = list;
-        cut
-    }
-
     /// Stores a node's result: its bound follows from the window it was
     /// searched with.
     pub(super) fn store(
