@@ -397,10 +397,6 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     );
     assert!(nodes(&["futility-depth=3"]) > BENCH_DEPTH_7);
     assert!(nodes(&["late-move-scale=50"]) < BENCH_DEPTH_7);
-    // Moves that threaten a capture, searched unreduced, search more.
-    assert!(nodes(&["lmr-threats=1"]) > BENCH_DEPTH_7);
-    // Countermoves change the order of quiet moves, so the tree.
-    assert_ne!(nodes(&["countermove=1"]), BENCH_DEPTH_7);
     // Pruning by the static score's trend prunes more; the table's bounds
     // in place of the static score change which nodes are pruned.
     assert!(nodes(&["improving=1"]) < BENCH_DEPTH_7);

@@ -21,19 +21,11 @@ pub struct SearchParams {
     /// Late-move reductions one ply smaller for a move whose history score
     /// is positive (1), the logarithmic table alone (0).
     pub lmr_history: u32,
-    /// No late-move reduction for a quiet move after which the mover
-    /// threatens a capture and the opponent has none to make (1), as a
-    /// chess engine spares a check (0: off).
-    pub lmr_threats: u32,
     /// The deepest calm non-PV node that reverse futility may return from.
     pub futility_depth: u32,
     /// Moves searched at a calm non-PV node of depth 4 or less before the
     /// rest are pruned: 3 plus this percentage of the depth squared.
     pub late_move_scale: u32,
-    /// Countermoves (1): the quiet move that last cut after the opponent's
-    /// move is ordered next after the killers when that move is played
-    /// again (0: off).
-    pub countermove: u32,
     /// Pruning that follows the static score's trend (1): a node whose
     /// score is above that of the same side's node two plies up prunes by
     /// reverse futility a ply sooner, and one whose score is not keeps two
@@ -71,7 +63,7 @@ pub struct SearchParam {
 }
 
 /// Every search parameter, in the order the engine lists them.
-pub const SEARCH_PARAMS: [SearchParam; 13] = [
+pub const SEARCH_PARAMS: [SearchParam; 11] = [
     SearchParam {
         name: "singular",
         max: 1,
@@ -91,12 +83,6 @@ pub const SEARCH_PARAMS: [SearchParam; 13] = [
         help: "1 = a ply less of late-move reduction for a move with a positive history score",
     },
     SearchParam {
-        name: "lmr-threats",
-        max: 1,
-        default: 0,
-        help: "1 = no late-move reduction for a quiet move after which the mover threatens a capture and the opponent has none",
-    },
-    SearchParam {
         name: "futility-depth",
         max: 12,
         default: 5,
@@ -107,12 +93,6 @@ pub const SEARCH_PARAMS: [SearchParam; 13] = [
         max: 400,
         default: 100,
         help: "moves a calm node of depth 4 or less searches before it prunes the rest: 3 + this percentage of the depth squared",
-    },
-    SearchParam {
-        name: "countermove",
-        max: 1,
-        default: 0,
-        help: "1 = the quiet move that last cut after the opponent's move comes next after the killers",
     },
     SearchParam {
         name: "improving",
@@ -159,10 +139,8 @@ impl Default for SearchParams {
             singular: 0,
             futility_margin: 0,
             lmr_history: 0,
-            lmr_threats: 0,
             futility_depth: 0,
             late_move_scale: 0,
-            countermove: 0,
             improving: 0,
             table_eval: 0,
             lmr_divisor: 0,
@@ -186,10 +164,8 @@ impl SearchParams {
             "singular" => Some(&mut self.singular),
             "futility-margin" => Some(&mut self.futility_margin),
             "lmr-history" => Some(&mut self.lmr_history),
-            "lmr-threats" => Some(&mut self.lmr_threats),
             "futility-depth" => Some(&mut self.futility_depth),
             "late-move-scale" => Some(&mut self.late_move_scale),
-            "countermove" => Some(&mut self.countermove),
             "improving" => Some(&mut self.improving),
             "table-eval" => Some(&mut self.table_eval),
             "lmr-divisor" => Some(&mut self.lmr_divisor),

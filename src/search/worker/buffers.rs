@@ -23,11 +23,6 @@ pub(super) struct Buffers {
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) killers: Vec<[Move; 2]>,
     pub(super) history: Vec<i32>,
-    /// The move being searched at each ply (the root's at 0).
-    pub(super) played: Vec<Move>,
-    /// The quiet move that last cut after a move, by that move's history
-    /// index (the technique `countermove`).
-    pub(super) countermoves: Vec<Move>,
     /// The static score of the node at each ply of the current line, where
     /// the technique `improving` worked it out ([`NO_EVAL`] elsewhere).
     pub(super) evals: Vec<i32>,
@@ -61,8 +56,6 @@ impl Buffers {
                 .collect(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
-            played: vec![Move::default(); MAX_PLY + 1],
-            countermoves: vec![Move::default(); 64 * 64],
             evals: vec![NO_EVAL; MAX_PLY + 1],
             eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
             eval_cache_owner: None,
@@ -90,8 +83,6 @@ impl Buffers {
         self.pv.iter_mut().for_each(Vec::clear);
         self.killers.fill([Move::default(); 2]);
         self.history.fill(0);
-        self.played.fill(Move::default());
-        self.countermoves.fill(Move::default());
         self.evals.fill(NO_EVAL);
         self
     }

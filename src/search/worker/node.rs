@@ -291,7 +291,6 @@ impl<R: Rules> Worker<'_, R> {
                 }
                 busy.enter(child.key());
             }
-            self.buf.played[ply] = mv;
             let child_node = Node {
                 pos: &child,
                 ply: ply + 1,
@@ -333,7 +332,6 @@ impl<R: Rules> Worker<'_, R> {
                     && self.params.lmr_divisor != 0
                     && i >= if pv_node { 4 } else { 2 }
                     && !self.buf.killers[ply].contains(&mv)
-                    && !(self.params.lmr_threats != 0 && threatens(&child))
                 {
                     let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
                     let trusted = self.params.lmr_history != 0 && self.history_of(mv) > 0;
@@ -433,11 +431,3 @@ fn late_move_limit(depth: i32, scale: u32) -> usize {
     }
 }
 
-/// After a quiet move, `child` (the opponent to move) holds a threat: the
-/// mover could capture were it its turn, and the opponent has no capture
-/// of its own, so the threat must be met by a quiet move.
-#[inline(always)]
-fn threatens<R: Rules>(child: &Position<R>) -> bool {
-    let opponent = child.side_to_move();
-    !side_has_capture(child, opponent) && side_has_capture(child, opponent.opponent())
-}

@@ -11,7 +11,6 @@ use crate::search::tt::MoveHint;
 const ORDER_HINT: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 24;
 const ORDER_KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
-const ORDER_COUNTERMOVE: i32 = (1 << 22) - 2;
 /// History scores stay within ±this: each update moves a score by its
 /// bonus less the share of the bonus the score already holds of the limit,
 /// so a move's score follows its recent cuts and never needs rescaling.
@@ -47,8 +46,6 @@ impl<R: Rules> Worker<'_, R> {
             // Killers are quiet moves, so among quiet moves their two squares
             // (their history index) name them.
             let killers = self.buf.killers[ply].map(history_index);
-            // No quiet move goes from a square to itself: index 0 is none.
-            let counter = self.countermove_after(ply).map_or(0, history_index);
             order.extend(list.iter().map(|&mv| {
                 let index = history_index(mv);
                 if hint.matches(mv) {
@@ -57,22 +54,12 @@ impl<R: Rules> Worker<'_, R> {
                     ORDER_KILLER[0]
                 } else if index == killers[1] {
                     ORDER_KILLER[1]
-                } else if index == counter {
-                    ORDER_COUNTERMOVE
                 } else {
                     self.buf.history[index]
                 }
             }));
         }
         list.len()
-    }
-
-    /// The countermove to the move that led to `ply`, when the technique is
-    /// on.
-    #[inline(always)]
-    fn countermove_after(&self, ply: usize) -> Option<Move> {
-        (self.params.countermove != 0 && ply > 0)
-            .then(|| self.buf.countermoves[history_index(self.buf.played[ply - 1])])
     }
 
     /// The history score of the quiet move `mv`.
@@ -88,9 +75,6 @@ impl<R: Rules> Worker<'_, R> {
         if killers[0] != mv {
             killers[1] = killers[0];
             killers[0] = mv;
-        }
-        if self.params.countermove != 0 && ply > 0 {
-            self.buf.countermoves[history_index(self.buf.played[ply - 1])] = mv;
         }
         let bonus = (4 * depth * depth).min(HISTORY_LIMIT / 4);
         gravitate(&mut self.buf.history[history_index(mv)], bonus);

@@ -28,7 +28,6 @@ impl<R: Rules> Worker<'_, R> {
         }
         let new_depth = depth - 5;
         for &other in list.iter().filter(|&&m| m != mv) {
-            self.buf.played[ply] = other;
             let (child, child_clocks) = self.child_of(pos, other, clocks, new_depth <= 0);
             let score = -self.search_child(
                 Node {

@@ -245,7 +245,6 @@ impl<R: Rules> Worker<'_, R> {
         self.keys.push(root.key());
         for i in line..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.buf.played[0] = mv;
             let child = root.play(mv);
             let clocks = self.root_clocks.after(&root, mv, &child);
             let node = Node {
