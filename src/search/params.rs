@@ -47,11 +47,6 @@ pub struct SearchParams {
     /// A move that is the only legal one searched a ply deeper (1: a
     /// forced reply costs no depth; 0: it costs a ply like any other).
     pub forced_extension: u32,
-    /// A contempt that follows the game (a scale S, hundredths of a man):
-    /// after each iteration the contempt becomes c (1 + s / (|s| + S)) for
-    /// the set contempt c and the iteration's score s, from 0 when far
-    /// behind to 2c when far ahead (0: the set contempt throughout).
-    pub contempt_follow: u32,
 }
 
 /// One search parameter: its name, its range, its default and what it does.
@@ -68,7 +63,7 @@ pub struct SearchParam {
 }
 
 /// Every search parameter, in the order the engine lists them.
-pub const SEARCH_PARAMS: [SearchParam; 12] = [
+pub const SEARCH_PARAMS: [SearchParam; 11] = [
     SearchParam {
         name: "singular",
         max: 1,
@@ -135,12 +130,6 @@ pub const SEARCH_PARAMS: [SearchParam; 12] = [
         default: 1,
         help: "1 = a move that is the only legal one is searched a ply deeper (0 = no extension)",
     },
-    SearchParam {
-        name: "contempt-follow",
-        max: 1000,
-        default: 0,
-        help: "a contempt that follows the search's score s: contempt x (1 + s / (|s| + this)), hundredths of a man (0 = the set contempt throughout)",
-    },
 ];
 
 impl Default for SearchParams {
@@ -158,7 +147,6 @@ impl Default for SearchParams {
             lmr_base: 0,
             aspiration: 0,
             forced_extension: 0,
-            contempt_follow: 0,
         };
         for technique in SEARCH_PARAMS {
             if let Some(field) = t.field(technique.name) {
@@ -184,7 +172,6 @@ impl SearchParams {
             "lmr-base" => Some(&mut self.lmr_base),
             "aspiration" => Some(&mut self.aspiration),
             "forced-extension" => Some(&mut self.forced_extension),
-            "contempt-follow" => Some(&mut self.contempt_follow),
             _ => None,
         }
     }

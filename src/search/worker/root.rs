@@ -88,7 +88,6 @@ impl<R: Rules> Worker<'_, R> {
             }
             if completed > 0 {
                 score = self.root_moves[0].score;
-                self.contempt = followed_contempt(setup.contempt, score, self.params.contempt_follow);
             }
             if self.id == 0 {
                 self.publish();
@@ -285,33 +284,5 @@ impl<R: Rules> Worker<'_, R> {
         }
         self.keys.pop();
         best
-    }
-}
-
-/// The contempt after an iteration that scored `score` (for the side the
-/// search plays): `contempt` scaled by 1 + s / (|s| + `follow`), from 0 when
-/// far behind to twice it when far ahead; `contempt` itself when `follow`
-/// is 0.
-fn followed_contempt(contempt: i32, score: i32, follow: u32) -> i32 {
-    if follow == 0 {
-        return contempt;
-    }
-    let (c, s, f) = (i64::from(contempt), i64::from(score), i64::from(follow));
-    (c + c * s / (s.abs() + f)) as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::followed_contempt;
-
-    #[test]
-    fn the_contempt_follows_the_score_between_none_and_twice() {
-        assert_eq!(followed_contempt(25, 300, 0), 25);
-        assert_eq!(followed_contempt(25, 0, 50), 25);
-        assert_eq!(followed_contempt(25, 50, 50), 37);
-        assert_eq!(followed_contempt(25, -50, 50), 13);
-        assert!((0..=50).contains(&followed_contempt(25, 30_000, 1)));
-        assert!((0..=50).contains(&followed_contempt(25, -30_000, 1)));
-        assert_eq!(followed_contempt(0, 200, 50), 0);
     }
 }
