@@ -227,10 +227,8 @@ pub fn builtin_network(kind: VariantKind) -> Option<Arc<Network>> {
     SHIPPED[kind.index()].clone()
 }
 
-/// The network file shipped for `kind`, if one was trained: 128-16, fitted
-/// by `tempo train --network --hidden 128 --dense 16 --epochs 8 --lambda
-/// 0.7 --lr 0.001 --lr-end 0.0001` on 80,848 self-play games of
-/// generation 13 (see RESULTS, "Network evaluation").
+/// The network file shipped for `kind`, if one was trained (its command,
+/// data and games: benches/STATE.md and RESULTS, "Network evaluation").
 fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
     match kind {
         VariantKind::International => Some(include_bytes!("../weights/international.tnn")),
