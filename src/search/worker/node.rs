@@ -430,4 +430,3 @@ fn late_move_limit(depth: i32, scale: u32) -> usize {
         usize::MAX
     }
 }
-
