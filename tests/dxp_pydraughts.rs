@@ -103,7 +103,17 @@ fn pydraughts_plays_a_game_against_tempo_dxp_listen() {
         .flat_map(str::split_whitespace)
         .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
         .collect();
-    assert_eq!(logged, client_moves, "{log}");
+    // Where two captures share their squares of start and end, tempo's log
+    // names the pieces taken too (`28x19x7x13x22`); pydraughts writes the
+    // start and end only (`28x19`).
+    assert_eq!(logged.len(), client_moves.len(), "{log}");
+    for (ours, theirs) in logged.iter().zip(&client_moves) {
+        let same = ours == theirs
+            || (theirs.contains('x')
+                && ours.starts_with(theirs)
+                && ours[theirs.len()..].starts_with('x'));
+        assert!(same, "tempo logged {ours}, pydraughts {theirs}:\n{log}");
+    }
     let ended_by = field("ended-by");
     if ended_by != "cap" {
         assert!(!log.contains("[Result \"*\"]"), "{log}\n{report}");
