@@ -70,6 +70,7 @@ fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
         final_learning_rate: 0.002,
         lambda: 0.0,
         seed: 3,
+        start: None,
     };
     let mut losses = Vec::new();
     // Fitted to the samples, validated on the same.
@@ -92,6 +93,24 @@ fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
     // The same seed gives the same network.
     let again = fit(&mut |_| {});
     assert_eq!(again.network, fitted.network);
+    // A fit from the fitted network starts where it ended: at a step too
+    // small to move a weight, its loss and its network are the fitted ones.
+    let refit = fit_network::<Brazilian>(
+        &patterns,
+        &samples,
+        &samples,
+        &NetworkConfig {
+            epochs: 1,
+            learning_rate: 1e-9,
+            final_learning_rate: 1e-9,
+            start: Some(fitted.network.clone()),
+            ..config.clone()
+        },
+        &mut |_| {},
+        &mut |_, _| {},
+    );
+    assert!((refit.start_loss - fitted.integer_loss).abs() < 0.001);
+    assert_eq!(refit.network, fitted.network);
 
     // The file loads as the engine's evaluator, whose score is the
     // patterns' plus the network's.
@@ -185,7 +204,41 @@ fn train_network_writes_a_file_the_bench_searches_with() {
         "{}",
         String::from_utf8_lossy(&bench.stderr)
     );
+    // A fine-tune from that network keeps its widths.
+    let tuned = scratch("tuned.tnn");
+    let init = out.to_str().unwrap();
+    let (ok, stderr) = train(
+        &path,
+        &tuned,
+        &[
+            "--network",
+            "--init",
+            init,
+            "--epochs",
+            "1",
+            "--lr",
+            "0.0001",
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("a network 256 -> 16 (x2) -> 8 -> 1 on top of the built-in patterns, from"),
+        "{stderr}"
+    );
+    assert_eq!(read_network(&tuned).unwrap().dense, 8);
+    // A network of another variant is refused as a start.
+    let international = scratch("international.tnn");
+    let shipped = tempo::eval::network::builtin_network(VariantKind::International).unwrap();
+    write_network(&shipped, &international).unwrap();
     for (args, says) in [
+        (
+            &["--network", "--init", init, "--hidden", "32"][..],
+            "cannot be used with",
+        ),
+        (
+            &["--network", "--init", international.to_str().unwrap()][..],
+            "a network of international, the data is brazilian",
+        ),
         (&["--network", "--hidden", "24"][..], "multiple of 16"),
         (&["--network", "--dense", "12"][..], "multiple of 8"),
         (

@@ -2,7 +2,7 @@
 //! writes a weights file (see `train::fit`).
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::builder::TypedValueParser;
@@ -10,7 +10,9 @@ use clap::Args;
 
 use super::VariantParser;
 use crate::egdb::Egdb;
-use crate::eval::network::{write_network, INPUTS, MAX_DENSE, MAX_HIDDEN};
+use crate::eval::network::{
+    network_checksum, read_network, write_network, Network, INPUTS, MAX_DENSE, MAX_HIDDEN,
+};
 use crate::eval::patterns::{Layout, Patterns, Shape};
 use crate::eval::weights_file::{
     builtin, has_patterns, read_file as read_weights, ships_weights, write_file,
@@ -66,7 +68,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Weights to start from [default: all 0]; their window shape is kept,
-    /// except that 4x6 weights start a 4x6m fit with the band at 0.
+    /// except that 4x6 weights start a 4x6m fit with the band at 0. With
+    /// --network: a network file (fitted on top of the built-in patterns)
+    /// to fine-tune, its widths kept [default: random weights].
     #[arg(long, value_name = "PATH")]
     pub init: Option<PathBuf>,
     /// Window shape: 4x4 (8 squares, 6,561 states a window, a table each)
@@ -88,13 +92,23 @@ pub struct TrainArgs {
     /// Fit a network on top of the built-in patterns instead of pattern
     /// weights (see protocol.md, "Network files"); the file written is
     /// read wherever a weights file is (`eval-file`, `--eval-file`).
-    #[arg(long, conflicts_with_all = ["init", "windows"])]
+    #[arg(long, conflicts_with_all = ["windows"])]
     pub network: bool,
     /// Layer 1 width of the network (a multiple of 16).
-    #[arg(long, default_value_t = 128, requires = "network")]
+    #[arg(
+        long,
+        default_value_t = 128,
+        requires = "network",
+        conflicts_with = "init"
+    )]
     pub hidden: usize,
     /// Layer 2 width of the network (a multiple of 8).
-    #[arg(long, default_value_t = 32, requires = "network")]
+    #[arg(
+        long,
+        default_value_t = 32,
+        requires = "network",
+        conflicts_with = "init"
+    )]
     pub dense: usize,
     /// The most pieces of the tables --egdb loads (fewer where the folder
     /// holds fewer).
@@ -312,8 +326,15 @@ fn report_batch(terminal: bool, epoch: u32, done: f64) {
 /// `tempo train --network`.
 fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let kind = R::KIND;
-    let split = load_split::<R>(args)?;
     let patterns = builtin(kind);
+    let start = match &args.init {
+        Some(path) => Some(start_network(kind, &patterns, path)?),
+        None => None,
+    };
+    let (hidden, dense) = start
+        .as_ref()
+        .map_or((args.hidden, args.dense), |net| (net.hidden, net.dense));
+    let split = load_split::<R>(args)?;
     let files = || files_named(args);
     let train = NetworkSamples::of::<R>(&split.train, &patterns)
         .map_err(|e| format!("{}: {e}", files()))?;
@@ -328,19 +349,23 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         ));
     }
     eprintln!(
-        "train {kind}: a network {INPUTS} -> {} (x2) -> {} -> 1 on top of the built-in patterns",
-        args.hidden, args.dense
+        "train {kind}: a network {INPUTS} -> {hidden} (x2) -> {dense} -> 1 on top of the built-in patterns{}",
+        match &args.init {
+            Some(path) => format!(", from {}", path.display()),
+            None => String::new(),
+        }
     );
     let lr = args.lr.unwrap_or(NETWORK_LR);
     let config = NetworkConfig {
-        hidden: args.hidden,
-        dense: args.dense,
+        hidden,
+        dense,
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: lr,
         final_learning_rate: args.lr_end.unwrap_or(lr),
         lambda: args.lambda,
         seed: args.seed,
+        start,
     };
     let terminal = std::io::stderr().is_terminal();
     let fitted = fit_network::<R>(
@@ -363,6 +388,26 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The network at `path` to start a fit from: one of `kind`, fitted on
+/// top of `patterns` (the built-in ones), or why not.
+fn start_network(kind: VariantKind, patterns: &Patterns, path: &Path) -> Result<Network, String> {
+    let net = read_network(path).map_err(|e| e.to_string())?;
+    if net.variant != kind {
+        return Err(format!(
+            "--init {}: a network of {}, the data is {kind}",
+            path.display(),
+            net.variant
+        ));
+    }
+    if net.base != network_checksum(patterns) {
+        return Err(format!(
+            "--init {}: fitted on top of other pattern weights than the built-in {kind} ones",
+            path.display()
+        ));
+    }
+    Ok(net)
 }
 
 /// The data files of `args`, named in a message.

@@ -49,6 +49,9 @@ pub struct NetworkConfig {
     pub lambda: f32,
     /// Seed of the first weights and the shuffles.
     pub seed: u64,
+    /// A network to start from instead of random weights (its widths must
+    /// be `hidden` and `dense`): a fine-tune.
+    pub start: Option<Network>,
 }
 
 /// Positions in the form the network fit reads, each from its side to
@@ -319,16 +322,23 @@ pub fn fit_network<R: Rules>(
         let unit = (random.next() >> 11) as f32 / (1u64 << 53) as f32;
         (2.0 * unit - 1.0) * range
     };
-    let mut p = vec![0f32; shape.len()];
-    for w in &mut p[..shape.b1()] {
-        *w = uniform(0.1);
-    }
-    p[shape.b1()..shape.w2()].fill(0.5);
-    let spread = 1.0 / (2.0 * shape.hidden as f32).sqrt();
-    for w in &mut p[shape.w2()..shape.b2()] {
-        *w = uniform(spread);
-    }
-    p[shape.b2()..shape.w3()].fill(0.5);
+    let mut p = match &config.start {
+        Some(net) => dequantize(net),
+        None => {
+            let mut p = vec![0f32; shape.len()];
+            for w in &mut p[..shape.b1()] {
+                *w = uniform(0.1);
+            }
+            p[shape.b1()..shape.w2()].fill(0.5);
+            let spread = 1.0 / (2.0 * shape.hidden as f32).sqrt();
+            for w in &mut p[shape.w2()..shape.b2()] {
+                *w = uniform(spread);
+            }
+            p[shape.b2()..shape.w3()].fill(0.5);
+            p
+        }
+    };
+    assert_eq!(p.len(), shape.len(), "a start network of other widths");
     let start_loss = loss(&p, shape, valid, k);
     let mut best = (start_loss, 0);
     let mut best_p = p.clone();
@@ -461,6 +471,25 @@ fn quantize(variant: VariantKind, base: u64, p: &[f32], shape: Shape) -> Network
     }
 }
 
+/// The weights of the integer network `net`, as [`quantize`] reads them.
+fn dequantize(net: &Network) -> Vec<f32> {
+    let scaled = |x: i32, s: i32| x as f32 / s as f32;
+    let mut p = Vec::with_capacity(
+        Shape {
+            hidden: net.hidden,
+            dense: net.dense,
+        }
+        .len(),
+    );
+    p.extend(net.w1.iter().map(|&x| scaled(x.into(), QA)));
+    p.extend(net.b1.iter().map(|&x| scaled(x.into(), QA)));
+    p.extend(net.w2.iter().map(|&x| scaled(x.into(), QW)));
+    p.extend(net.b2.iter().map(|&x| scaled(x, QA * QW)));
+    p.extend(net.w3.iter().map(|&x| scaled(x.into(), QO)));
+    p.push(scaled(net.b3, QA * QO));
+    p
+}
+
 /// The held-out loss of the integer network, as the engine scores.
 fn integer_loss(net: &Network, set: &NetworkSamples, k: f32) -> f64 {
     if set.is_empty() {
@@ -481,4 +510,26 @@ fn integer_loss(net: &Network, set: &NetworkSamples, k: f32) -> f64 {
         )
         .sum();
     total / set.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_read_back_as_weights_quantizes_to_itself() {
+        let shape = Shape {
+            hidden: 16,
+            dense: 8,
+        };
+        let mut random = SplitMix64(5);
+        let mut p: Vec<f32> = (0..shape.len())
+            .map(|_| ((random.next() >> 11) as f32 / (1u64 << 53) as f32 - 0.5) * 4.0)
+            .collect();
+        clamp_weights(&mut p, shape);
+        let net = quantize(VariantKind::Brazilian, 7, &p, shape);
+        let back = dequantize(&net);
+        assert_eq!(back.len(), shape.len());
+        assert_eq!(quantize(VariantKind::Brazilian, 7, &back, shape), net);
+    }
 }
