@@ -377,8 +377,13 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         &mut |epoch, done| report_batch(terminal, epoch, done),
     );
     write_network(&fitted.network, &args.out).map_err(|e| e.to_string())?;
+    let start = if args.init.is_some() {
+        "with the --init network"
+    } else {
+        "without the network"
+    };
     outln!(
-        "K {:.1}; validation loss {:.6} without the network, {:.6} at epoch {} \
+        "K {:.1}; validation loss {:.6} {start}, {:.6} at epoch {} \
          ({:.6} in integers, as the engine scores); wrote {}",
         fitted.k,
         fitted.start_loss,

@@ -290,7 +290,8 @@ pub struct FittedNetwork {
     pub network: Network,
     /// The sigmoid scale.
     pub k: f32,
-    /// The held-out loss of the evaluation without the network.
+    /// The held-out loss at the start: of the evaluation without the
+    /// network, or with the start network of a fine-tune.
     pub start_loss: f64,
     /// The held-out loss of the integer network (the one written).
     pub integer_loss: f64,
