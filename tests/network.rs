@@ -237,7 +237,7 @@ fn train_network_writes_a_file_the_bench_searches_with() {
         ),
         (
             &["--network", "--init", international.to_str().unwrap()][..],
-            "a network of international, the data is brazilian",
+            "the network is for international, not brazilian",
         ),
         (&["--network", "--hidden", "24"][..], "multiple of 16"),
         (&["--network", "--dense", "12"][..], "multiple of 8"),

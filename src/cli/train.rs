@@ -4,19 +4,19 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::builder::TypedValueParser;
 use clap::Args;
 
 use super::VariantParser;
 use crate::egdb::Egdb;
-use crate::eval::network::{
-    network_checksum, read_network, write_network, Network, INPUTS, MAX_DENSE, MAX_HIDDEN,
-};
+use crate::eval::network::{read_network, write_network, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::{Layout, Patterns, Shape};
 use crate::eval::weights_file::{
     builtin, has_patterns, read_file as read_weights, ships_weights, write_file,
 };
+use crate::eval::Evaluator;
 use crate::rules::{Rules, VariantKind};
 use crate::train::distinct::Split;
 use crate::train::exact::relabel;
@@ -395,24 +395,17 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The network at `path` to start a fit from: one of `kind`, fitted on
-/// top of `patterns` (the built-in ones), or why not.
-fn start_network(kind: VariantKind, patterns: &Patterns, path: &Path) -> Result<Network, String> {
-    let net = read_network(path).map_err(|e| e.to_string())?;
-    if net.variant != kind {
-        return Err(format!(
-            "--init {}: a network of {}, the data is {kind}",
-            path.display(),
-            net.variant
-        ));
-    }
-    if net.base != network_checksum(patterns) {
-        return Err(format!(
-            "--init {}: fitted on top of other pattern weights than the built-in {kind} ones",
-            path.display()
-        ));
-    }
-    Ok(net)
+/// The network at `path` to start a fit from: one the engine would add to
+/// `patterns` (the built-in ones of `kind`), or why not.
+fn start_network(
+    kind: VariantKind,
+    patterns: &Arc<Patterns>,
+    path: &Path,
+) -> Result<Network, String> {
+    let net = Arc::new(read_network(path).map_err(|e| e.to_string())?);
+    Evaluator::with_network(kind, Arc::clone(patterns), Arc::clone(&net))
+        .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    Ok(Arc::unwrap_or_clone(net))
 }
 
 /// The data files of `args`, named in a message.
