@@ -91,6 +91,29 @@ fn two_tempo_engines_play_refereed_games_to_pdn() {
 }
 
 #[test]
+fn an_sprt_match_says_the_log_likelihood_ratio_after_every_game() {
+    let stdout = succeeds(
+        tempo()
+            .args(["match", "--games", "2", "--depth", "2"])
+            .args(["--sprt", "elo0=0,elo1=10"])
+            .args(["--engine", &hub(), "--engine", &hub()]),
+        "",
+    );
+    let llr_of = |line: &str, marker: &str| -> f64 {
+        let rest = &line[line.find(marker).unwrap_or_else(|| panic!("{line}")) + marker.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let games: Vec<f64> = stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| llr_of(l, "| LLR "))
+        .collect();
+    assert_eq!(games.len(), 2, "{stdout}");
+    let verdict = stdout.lines().find(|l| l.starts_with("SPRT ")).unwrap();
+    assert_eq!(llr_of(verdict, "LLR "), games[1], "{stdout}");
+}
+
+#[test]
 fn an_illegal_move_forfeits_the_game_and_is_counted() {
     let bad = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/illegal_engine.sh");
     let stdout = succeeds(

@@ -345,8 +345,13 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         for (total, game) in think.iter_mut().zip(&record.think) {
             total.merge(game);
         }
+        let llr = config
+            .sprt
+            .as_ref()
+            .map(|sprt| format!(" | LLR {:.2}", sprt.llr(tally)))
+            .unwrap_or_default();
         outln!(
-            "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}",
+            "game {:>4}/{games}: {white} - {black} {} ({}) | {} {tally}{llr}",
             record.index + 1,
             record.result,
             record.reason,
