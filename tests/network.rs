@@ -253,18 +253,18 @@ fn train_network_writes_a_file_the_bench_searches_with() {
 }
 
 #[test]
-fn the_built_in_evaluation_of_international_adds_the_shipped_network() {
+fn the_built_in_evaluation_adds_the_shipped_network() {
     use tempo::eval::network::{builtin_network, network_checksum};
-    use tempo::rules::International;
-    // International ships a network fitted on its built-in patterns; the
-    // other variants ship none.
-    let network = builtin_network(VariantKind::International).expect("a network ships");
-    assert_eq!(network.variant, VariantKind::International);
-    assert_eq!(
-        network.base,
-        network_checksum(&builtin(VariantKind::International))
-    );
-    assert!(builtin_network(VariantKind::Brazilian).is_none());
+    use tempo::rules::{International, Russian};
+    // International and Brazilian ship a network fitted on their built-in
+    // patterns; the other variants ship none.
+    for kind in [VariantKind::International, VariantKind::Brazilian] {
+        let network = builtin_network(kind).expect("a network ships");
+        assert_eq!(network.variant, kind);
+        assert_eq!(network.base, network_checksum(&builtin(kind)));
+    }
+    assert!(builtin_network(VariantKind::Russian).is_none());
+    let network = builtin_network(VariantKind::International).unwrap();
 
     // The default settings search with it; `BuiltinPatterns` without it.
     let load = |eval: EvalSource| {
@@ -293,7 +293,9 @@ fn the_built_in_evaluation_of_international_adds_the_shipped_network() {
     );
     assert_ne!(network.score(&pos), 0);
     let brazilian = SearchResources::<Brazilian>::load(&ResourceSettings::default()).unwrap();
-    assert!(brazilian.evaluator.network().is_none());
+    assert!(brazilian.evaluator.network().is_some());
+    let russian = SearchResources::<Russian>::load(&ResourceSettings::default()).unwrap();
+    assert!(russian.evaluator.network().is_none());
 
     // The Hub parameter turns it off and on; a bad value is refused.
     let mut engine = EngineHost::new();

@@ -79,7 +79,7 @@ pub struct BenchArgs {
     #[arg(long = "eval-file", value_name = "PATH")]
     pub eval_files: Vec<PathBuf>,
     /// Without --eval-file: add the network built in beside the pattern
-    /// weights (International); false: the patterns alone.
+    /// weights (International, Brazilian); false: the patterns alone.
     #[arg(long = "eval-network", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub eval_network: bool,

@@ -18,7 +18,7 @@ pub struct ResourceArgs {
     #[arg(long = "eval-file", value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
     /// Without --eval-file: add the network built in beside the pattern
-    /// weights (International); false: the patterns alone.
+    /// weights (International, Brazilian); false: the patterns alone.
     #[arg(long = "eval-network", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub eval_network: bool,

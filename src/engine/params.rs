@@ -153,7 +153,7 @@ const SPECS: [Spec; 15] = [
         }),
         help: || {
             "with eval-file empty: add the network built in beside the patterns \
-             (International); false = the patterns alone"
+             (International and Brazilian); false = the patterns alone"
                 .to_string()
         },
         get: |e| e.builtin_network.to_string(),

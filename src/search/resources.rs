@@ -42,7 +42,7 @@ pub const BUILTIN_EGDB_PIECES: u32 = 4;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalSource {
     /// The pattern weights built into the binary for the variant, and the
-    /// network built in beside them where one ships (International).
+    /// network built in beside them where one ships (International, Brazilian).
     #[default]
     Builtin,
     /// The built-in pattern weights alone, without the built-in network.

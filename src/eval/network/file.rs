@@ -232,6 +232,7 @@ pub fn builtin_network(kind: VariantKind) -> Option<Arc<Network>> {
 fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
     match kind {
         VariantKind::International => Some(include_bytes!("../weights/international.tnn")),
+        VariantKind::Brazilian => Some(include_bytes!("../weights/brazilian.tnn")),
         _ => None,
     }
 }
