@@ -83,16 +83,21 @@ fn the_score_does_not_depend_on_the_colours() {
 
 #[test]
 fn both_builds_of_the_dense_layers_agree() {
-    let net = random_network(VariantKind::International, 64, 16, 4);
-    for (i, pos) in walk::<International>(100, 9).iter().enumerate() {
-        let mut views = [net.b1.clone(), net.b1.clone()];
-        for (acc, side) in views.iter_mut().zip([Side::White, Side::Black]) {
-            for_each_input(pos, side, |x| net.add_input(acc, x));
+    // Layer 2 eight wide and wider than one group of four rows, and
+    // activations mostly clipped to 0 as well as mostly not.
+    for (hidden, dense, bias) in [(64, 16, 0), (16, 8, 0), (32, 24, -90)] {
+        let mut net = random_network(VariantKind::International, hidden, dense, 4);
+        net.b1.iter_mut().for_each(|b| *b += bias);
+        for (i, pos) in walk::<International>(100, 9).iter().enumerate() {
+            let mut views = [net.b1.clone(), net.b1.clone()];
+            for (acc, side) in views.iter_mut().zip([Side::White, Side::Black]) {
+                for_each_input(pos, side, |x| net.add_input(acc, x));
+            }
+            let mut scratch = vec![0u8; 2 * net.hidden];
+            let portable = dense::output_portable(&net, &views[0], &views[1], &mut scratch);
+            let fastest = net.output(&views[0], &views[1], &mut scratch);
+            assert_eq!(fastest, portable, "{hidden}-{dense}, ply {i}");
         }
-        let mut scratch = vec![0u8; 2 * net.hidden];
-        let portable = dense::output_portable(&net, &views[0], &views[1], &mut scratch);
-        let fastest = net.output(&views[0], &views[1], &mut scratch);
-        assert_eq!(fastest, portable, "ply {i}");
     }
 }
 
