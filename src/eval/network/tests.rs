@@ -83,8 +83,8 @@ fn the_score_does_not_depend_on_the_colours() {
 
 #[test]
 fn both_builds_of_the_dense_layers_agree() {
-    // Layer 2 eight wide and wider than one group of four rows, and
-    // activations mostly clipped to 0 as well as mostly not.
+    // Layer 2 at several widths, and layer 1's activations mostly
+    // clipped to 0 as well as mostly not.
     for (hidden, dense, bias) in [(64, 16, 0), (16, 8, 0), (32, 24, -90)] {
         let mut net = random_network(VariantKind::International, hidden, dense, 4);
         net.b1.iter_mut().for_each(|b| *b += bias);
