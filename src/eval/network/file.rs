@@ -12,8 +12,8 @@
 //!     44     2  layer 1 width H (a multiple of 16)
 //!     46     2  layer 2 width D (a multiple of 8)
 //!     48     4  inputs of a view (256)
-//!     52        w1 (256 x H i16), b1 (H i16), w2 (D x 2H i16, each within
-//!               -127..=127), b2 (D i32),
+//!     52        w1 (256 x H i16), b1 (H i16), w2 (D x 2H i16, a unit's
+//!               row after row, each within -127..=127), b2 (D i32),
 //!               w3 (D i16), b3 (i32), all little-endian
 //!    end     8  FNV-1a 64 checksum of every byte before it
 //! ```
@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::{Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
+use super::{dense_index, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::Patterns;
 use crate::files::fnv1a;
 use crate::rules::VariantKind;
@@ -80,8 +80,11 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
     for w in net.w1.iter().chain(&net.b1) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    for &w in &net.w2 {
-        out.extend_from_slice(&i16::from(w).to_le_bytes());
+    for unit in 0..net.dense {
+        for input in 0..2 * net.hidden {
+            let w = net.w2[dense_index(net.dense, unit, input)];
+            out.extend_from_slice(&i16::from(w).to_le_bytes());
+        }
     }
     for b in &net.b2 {
         out.extend_from_slice(&b.to_le_bytes());
@@ -171,12 +174,18 @@ pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError
     }
     let w1 = r.i16s(INPUTS * hidden);
     let b1 = r.i16s(hidden);
-    let w2 = r
+    let rows = r
         .i16s(dense * 2 * hidden)
         .into_iter()
         .map(i8::try_from)
         .collect::<Result<Vec<i8>, _>>()
         .map_err(|_| bad("a layer-2 weight outside -127..=127".to_string()))?;
+    let mut w2 = vec![0; rows.len()];
+    for (unit, row) in rows.chunks_exact(2 * hidden).enumerate() {
+        for (input, &w) in row.iter().enumerate() {
+            w2[dense_index(dense, unit, input)] = w;
+        }
+    }
     let b2 = r.i32s(dense);
     let w3 = r.i16s(dense);
     let b3 = i32::from_le_bytes(r.take());

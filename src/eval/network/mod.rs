@@ -19,8 +19,8 @@
 //! The weights are integers (layer 1 and the activations scaled by
 //! [`QA`], layer 2 by [`QW`] and within a byte, the output by [`QO`]),
 //! so every machine and every code path gets the same numbers: the dense
-//! layers have a portable build and an AVX2 one, chosen when the
-//! processor has it (tested to agree).
+//! layers have a portable build, an AVX2 one and an AVX-512 VNNI one,
+//! the fastest the processor runs chosen (tested to agree).
 
 mod accumulator;
 mod file;
@@ -70,7 +70,9 @@ pub struct Network {
     pub w1: Vec<i16>,
     /// Layer 1 biases, scaled by [`QA`].
     pub b1: Vec<i16>,
-    /// Layer 2 weights, `[dense][2 * hidden]`, scaled by [`QW`].
+    /// Layer 2 weights, scaled by [`QW`], in groups of four inputs:
+    /// `[2 * hidden / 4][dense][4]`, so that one step of the dense layer
+    /// takes four inputs to every unit (see [`dense_index`]).
     pub w2: Vec<i8>,
     /// Layer 2 biases, scaled by `QA * QW`.
     pub b2: Vec<i32>,
@@ -78,6 +80,13 @@ pub struct Network {
     pub w3: Vec<i16>,
     /// Output bias, scaled by `QA * QO`.
     pub b3: i32,
+}
+
+/// Where in [`Network::w2`] of a network `dense` units wide the weight
+/// from layer 2's input `input` (0..2H) to unit `unit` lies.
+#[inline(always)]
+pub fn dense_index(dense: usize, unit: usize, input: usize) -> usize {
+    (input / 4 * dense + unit) * 4 + input % 4
 }
 
 /// The inputs on in `pos` as `view` sees it, at most 64 of them: own men,
@@ -188,15 +197,32 @@ impl Network {
 }
 
 mod dense {
-    //! Layers 2 and 3: a portable build, and an AVX2 one chosen at run
-    //! time that multiplies 32 bytes a step (`vpmaddubsw`: activations
-    //! 0..=127 by weights -127..=127, a pair's sum at most 32,258, so no
-    //! step saturates and both builds give the same integers).
+    //! Layers 2 and 3 in three builds that give the same integers: a
+    //! portable one, an AVX2 one and an AVX-512 VNNI one, the fastest the
+    //! processor runs chosen at run time. Each walks layer 2's inputs four
+    //! at a time (the weights lie in groups of four, see
+    //! [`super::dense_index`]): the vector builds set the four inputs
+    //! beside each of eight units' four weights and multiply them in one
+    //! step. AVX2 multiplies pairs into 16 bits first (`vpmaddubsw`:
+    //! activations 0..=127 by weights -127..=127, a pair's sum at most
+    //! 32,258, so no step saturates); VNNI sums the four products into 32
+    //! bits at once (`vpdpbusd`).
 
-    use super::{Network, QA, QO, QW_SHIFT};
+    use super::{Network, MAX_DENSE, QA, QO, QW_SHIFT};
     use once_cell::sync::Lazy;
 
-    /// Whether the processor runs the AVX2 build of the dense layers.
+    /// A build of the dense layers.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(super) enum Build {
+        /// Plain Rust, for any processor.
+        Portable,
+        /// AVX2 instructions.
+        Avx2,
+        /// AVX-512 VNNI instructions on 256-bit vectors.
+        Vnni,
+    }
+
+    /// Whether the processor runs AVX2 instructions.
     static AVX2: Lazy<bool> = Lazy::new(|| {
         #[cfg(target_arch = "x86_64")]
         {
@@ -207,6 +233,28 @@ mod dense {
             false
         }
     });
+
+    /// Whether the processor runs AVX-512 VNNI on 256-bit vectors.
+    static VNNI: Lazy<bool> = Lazy::new(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            *AVX2
+                && std::arch::is_x86_feature_detected!("avx512vnni")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    });
+
+    /// The builds this processor runs, the fastest last.
+    pub(super) fn builds() -> Vec<Build> {
+        let mut out = vec![Build::Portable];
+        out.extend(AVX2.then_some(Build::Avx2));
+        out.extend(VNNI.then_some(Build::Vnni));
+        out
+    }
 
     /// Layer 2's inputs: both views' accumulators clipped to 0..=QA.
     #[inline(always)]
@@ -220,11 +268,11 @@ mod dense {
         }
     }
 
-    /// Layer 2's sums, then the output, in hundredths of a man.
+    /// The output from layer 2's sums, in hundredths of a man.
     #[inline(always)]
-    fn finish(net: &Network, sums: impl Iterator<Item = i32>) -> i32 {
+    fn finish(net: &Network, sums: &[i32]) -> i32 {
         let mut out = net.b3;
-        for ((sum, &bias), &w3) in sums.zip(&net.b2).zip(&net.w3) {
+        for ((sum, &bias), &w3) in sums.iter().zip(&net.b2).zip(&net.w3) {
             let h = ((sum + bias) >> QW_SHIFT).clamp(0, QA);
             out += h * i32::from(w3);
         }
@@ -232,40 +280,80 @@ mod dense {
         (out * 100 / (QA * QO)).clamp(-super::MAX_CORRECTION, super::MAX_CORRECTION)
     }
 
+    /// The fastest build the processor runs.
+    static FASTEST: Lazy<Build> = Lazy::new(|| *builds().last().expect("the portable build"));
+
     /// The score through the fastest build the processor runs.
     #[inline]
     pub(super) fn output(net: &Network, us: &[i16], them: &[i16], scratch: &mut [u8]) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if *AVX2 {
-            // SAFETY: the processor was found to run AVX2 instructions
-            // (`is_x86_feature_detected`). Measured 2026-12-04 with a
-            // 128-32 network, `tempo bench` nodes a second: 3.83 M with
-            // this build, 3.17 M with the compiler's own AVX2 loop over
-            // 16-bit weights, 1.44 M with the SSE2 build of that loop.
-            return unsafe { output_avx2(net, us, them, scratch) };
-        }
-        output_portable(net, us, them, scratch)
+        // SAFETY: the processor runs its fastest build (found with
+        // `is_x86_feature_detected`). Why vector builds: `tempo bench`
+        // nodes a second, 2026-12-04, a 128-32 network, 3.83 M with an
+        // AVX2 build by rows against 1.44 M with the compiler's SSE2
+        // loop; 2026-12-06, the 128-16 network, medians of 8 runs: 3.62
+        // M VNNI, 3.36 M AVX2 by groups, 3.06 M AVX2 by rows.
+        unsafe { output_through(*FASTEST, net, us, them, scratch) }
     }
 
-    /// The portable build.
-    pub(super) fn output_portable(
+    /// The score through `build`, which the processor must run (see
+    /// [`builds`]).
+    #[cfg(test)]
+    pub(super) fn output_by(
+        build: Build,
         net: &Network,
         us: &[i16],
         them: &[i16],
-        input: &mut [u8],
+        scratch: &mut [u8],
     ) -> i32 {
-        let width = 2 * net.hidden;
-        let input = &mut input[..width];
+        assert!(builds().contains(&build), "{build:?} runs here");
+        // SAFETY: the processor runs the build (asserted above).
+        unsafe { output_through(build, net, us, them, scratch) }
+    }
+
+    /// The score through `build`.
+    ///
+    /// # Safety
+    /// The processor must run `build` (see [`builds`]).
+    #[inline(always)]
+    unsafe fn output_through(
+        build: Build,
+        net: &Network,
+        us: &[i16],
+        them: &[i16],
+        scratch: &mut [u8],
+    ) -> i32 {
+        match build {
+            Build::Portable => output_portable(net, us, them, scratch),
+            // SAFETY: the caller's promise.
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2 => unsafe { output_avx2(net, us, them, scratch) },
+            // SAFETY: the caller's promise.
+            #[cfg(target_arch = "x86_64")]
+            Build::Vnni => unsafe { output_vnni(net, us, them, scratch) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => output_portable(net, us, them, scratch),
+        }
+    }
+
+    /// The portable build.
+    fn output_portable(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
+        let input = &mut input[..2 * net.hidden];
         clipped(us, them, input);
-        let input = &*input;
-        finish(
-            net,
-            net.w2.chunks_exact(width).map(|row| {
-                row.iter()
-                    .zip(input)
-                    .fold(0i32, |s, (&w, &x)| s + i32::from(w) * i32::from(x))
-            }),
-        )
+        let mut sums = [0i32; MAX_DENSE];
+        let sums = &mut sums[..net.dense];
+        for (four, weights) in input
+            .chunks_exact(4)
+            .zip(net.w2.chunks_exact(4 * net.dense))
+        {
+            for (sum, w) in sums.iter_mut().zip(weights.chunks_exact(4)) {
+                *sum += w
+                    .iter()
+                    .zip(four)
+                    .map(|(&w, &x)| i32::from(w) * i32::from(x))
+                    .sum::<i32>();
+            }
+        }
+        finish(net, sums)
     }
 
     /// The AVX2 build.
@@ -276,48 +364,79 @@ mod dense {
     #[target_feature(enable = "avx2")]
     unsafe fn output_avx2(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
         use std::arch::x86_64::*;
-        let width = 2 * net.hidden;
-        let input = &mut input[..width];
+        let input = &mut input[..2 * net.hidden];
         clipped(us, them, input);
         let input = &*input;
         let ones = _mm256_set1_epi16(1);
-        finish(
-            net,
-            net.w2.chunks_exact(width).map(|row| {
-                let mut acc = _mm256_setzero_si256();
-                // Layer 1 is a multiple of 16 wide, so a row is of
-                // 32-byte steps.
-                for (w, x) in row.chunks_exact(32).zip(input.chunks_exact(32)) {
-                    // SAFETY: each chunk is 32 bytes; unaligned loads.
-                    let (w, x) = unsafe {
-                        (
-                            _mm256_loadu_si256(w.as_ptr() as *const __m256i),
-                            _mm256_loadu_si256(x.as_ptr() as *const __m256i),
+        let mut sums = [0i32; MAX_DENSE];
+        let group = 4 * net.dense;
+        // Layer 2 is a multiple of 8 wide: eight units' weights for four
+        // inputs are one 32-byte step.
+        for (block, out) in sums[..net.dense].chunks_exact_mut(8).enumerate() {
+            let mut acc = _mm256_setzero_si256();
+            for (four, weights) in input.chunks_exact(4).zip(net.w2.chunks_exact(group)) {
+                let x =
+                    _mm256_set1_epi32(i32::from_le_bytes(four.try_into().expect("four inputs")));
+                // SAFETY: `weights` holds `dense` units' four bytes and
+                // `block` is below dense / 8, so 32 bytes from
+                // `block * 32` lie within it; an unaligned load.
+                let w = unsafe {
+                    _mm256_loadu_si256(weights.as_ptr().add(block * 32) as *const __m256i)
+                };
+                let pairs = _mm256_maddubs_epi16(x, w);
+                acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+            }
+            // SAFETY: `out` is eight i32, 32 bytes; an unaligned store.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, acc) };
+        }
+        finish(net, &sums[..net.dense])
+    }
+
+    /// The AVX-512 VNNI build: four sums a block kept apart, so that
+    /// each multiply waits on the one four steps back.
+    ///
+    /// # Safety
+    /// The processor must run AVX2, AVX-512 VNNI and AVX-512 VL
+    /// instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    unsafe fn output_vnni(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
+        use std::arch::x86_64::*;
+        let input = &mut input[..2 * net.hidden];
+        clipped(us, them, input);
+        let input = &*input;
+        let mut sums = [0i32; MAX_DENSE];
+        let group = 4 * net.dense;
+        // Layer 1 is a multiple of 16 wide, so layer 2's inputs come in
+        // a multiple of eight groups of four: sixteen bytes a step here.
+        for (block, out) in sums[..net.dense].chunks_exact_mut(8).enumerate() {
+            let mut acc = [_mm256_setzero_si256(); 4];
+            for (sixteen, weights) in input.chunks_exact(16).zip(net.w2.chunks_exact(4 * group)) {
+                for (k, acc) in acc.iter_mut().enumerate() {
+                    let x = _mm256_set1_epi32(i32::from_le_bytes(
+                        sixteen[4 * k..4 * k + 4].try_into().expect("four inputs"),
+                    ));
+                    // SAFETY: `weights` holds four groups of `dense`
+                    // units' four bytes, and 32 bytes from
+                    // `k * group + block * 32` lie within group `k`
+                    // (`block` is below dense / 8); an unaligned load.
+                    let w = unsafe {
+                        _mm256_loadu_si256(
+                            weights.as_ptr().add(k * group + block * 32) as *const __m256i
                         )
                     };
-                    let pairs = _mm256_maddubs_epi16(x, w);
-                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+                    *acc = _mm256_dpbusd_epi32(*acc, x, w);
                 }
-                let half = _mm_add_epi32(
-                    _mm256_castsi256_si128(acc),
-                    _mm256_extracti128_si256::<1>(acc),
-                );
-                let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
-                let sum = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b01>(quarter));
-                _mm_cvtsi128_si32(sum)
-            }),
-        )
+            }
+            let sum = _mm256_add_epi32(
+                _mm256_add_epi32(acc[0], acc[1]),
+                _mm256_add_epi32(acc[2], acc[3]),
+            );
+            // SAFETY: `out` is eight i32, 32 bytes; an unaligned store.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, sum) };
+        }
+        finish(net, &sums[..net.dense])
     }
-
-    /// Whether the AVX2 build is used on this processor.
-    pub(super) fn uses_avx2() -> bool {
-        *AVX2
-    }
-}
-
-/// Whether the dense layers run their AVX2 build on this processor.
-pub fn uses_avx2() -> bool {
-    dense::uses_avx2()
 }
 
 #[cfg(test)]

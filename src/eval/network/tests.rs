@@ -82,7 +82,7 @@ fn the_score_does_not_depend_on_the_colours() {
 }
 
 #[test]
-fn both_builds_of_the_dense_layers_agree() {
+fn every_build_of_the_dense_layers_agrees() {
     // Layer 2 at several widths, and layer 1's activations mostly
     // clipped to 0 as well as mostly not.
     for (hidden, dense, bias) in [(64, 16, 0), (16, 8, 0), (32, 24, -90)] {
@@ -94,9 +94,11 @@ fn both_builds_of_the_dense_layers_agree() {
                 for_each_input(pos, side, |x| net.add_input(acc, x));
             }
             let mut scratch = vec![0u8; 2 * net.hidden];
-            let portable = dense::output_portable(&net, &views[0], &views[1], &mut scratch);
             let fastest = net.output(&views[0], &views[1], &mut scratch);
-            assert_eq!(fastest, portable, "{hidden}-{dense}, ply {i}");
+            for build in dense::builds() {
+                let score = dense::output_by(build, &net, &views[0], &views[1], &mut scratch);
+                assert_eq!(score, fastest, "{build:?}, {hidden}-{dense}, ply {i}");
+            }
         }
     }
 }
@@ -118,9 +120,10 @@ fn a_network_file_reads_back_and_damage_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("not a tempo network"), "{err}");
-    let mut wide = net.clone();
-    wide.hidden = 24;
-    let err = decode(&encode(&wide), "t").unwrap_err().to_string();
+    // Layer 1 said to be 24 wide (the header's bytes 44-45).
+    let mut wide = bytes.clone();
+    wide[44..46].copy_from_slice(&24u16.to_le_bytes());
+    let err = decode(&wide, "t").unwrap_err().to_string();
     assert!(err.contains("multiple of 16"), "{err}");
 }
 
