@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::distinct::Distinct;
 use super::fit::{cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule};
 use crate::eval::network::{
-    dense_index, for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION,
+    dense_from_rows, for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION,
     MAX_DENSE_WEIGHT, QA, QO, QW,
 };
 use crate::eval::{evaluate_learned, Patterns};
@@ -457,9 +457,13 @@ fn quantize(variant: VariantKind, base: u64, p: &[f32], shape: Shape) -> Network
             .iter()
             .map(|&x| to_i16(x, QA))
             .collect(),
-        w2: dense_order(shape, |unit, input| {
-            to_i16(p[shape.w2() + unit * 2 * shape.hidden + input], QW).clamp(-127, 127) as i8
-        }),
+        w2: dense_from_rows(
+            &p[shape.w2()..shape.b2()]
+                .iter()
+                .map(|&x| to_i16(x, QW).clamp(-127, 127) as i8)
+                .collect::<Vec<_>>(),
+            shape.dense,
+        ),
         b2: p[shape.b2()..shape.w3()]
             .iter()
             .map(|&x| to_i32(x, QA * QW))
@@ -470,18 +474,6 @@ fn quantize(variant: VariantKind, base: u64, p: &[f32], shape: Shape) -> Network
             .collect(),
         b3: to_i32(p[shape.b3()], QA * QO),
     }
-}
-
-/// Layer 2's integer weights in the network's order (see
-/// [`dense_index`]), `weight(unit, input)` each.
-fn dense_order(shape: Shape, weight: impl Fn(usize, usize) -> i8) -> Vec<i8> {
-    let mut w2 = vec![0; shape.dense * 2 * shape.hidden];
-    for unit in 0..shape.dense {
-        for input in 0..2 * shape.hidden {
-            w2[dense_index(shape.dense, unit, input)] = weight(unit, input);
-        }
-    }
-    w2
 }
 
 /// The weights of the integer network `net`, as [`quantize`] reads them.
@@ -496,12 +488,7 @@ fn dequantize(net: &Network) -> Vec<f32> {
     );
     p.extend(net.w1.iter().map(|&x| scaled(x.into(), QA)));
     p.extend(net.b1.iter().map(|&x| scaled(x.into(), QA)));
-    for unit in 0..net.dense {
-        p.extend(
-            (0..2 * net.hidden)
-                .map(|input| scaled(net.w2[dense_index(net.dense, unit, input)].into(), QW)),
-        );
-    }
+    p.extend(net.dense_rows().iter().map(|&x| scaled(x.into(), QW)));
     p.extend(net.b2.iter().map(|&x| scaled(x, QA * QW)));
     p.extend(net.w3.iter().map(|&x| scaled(x.into(), QO)));
     p.push(scaled(net.b3, QA * QO));

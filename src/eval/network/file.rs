@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
-use super::{dense_index, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
+use super::{dense_from_rows, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
 use crate::eval::patterns::Patterns;
 use crate::files::fnv1a;
 use crate::rules::VariantKind;
@@ -80,11 +80,8 @@ pub(super) fn encode(net: &Network) -> Vec<u8> {
     for w in net.w1.iter().chain(&net.b1) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    for unit in 0..net.dense {
-        for input in 0..2 * net.hidden {
-            let w = net.w2[dense_index(net.dense, unit, input)];
-            out.extend_from_slice(&i16::from(w).to_le_bytes());
-        }
+    for w in net.dense_rows() {
+        out.extend_from_slice(&i16::from(w).to_le_bytes());
     }
     for b in &net.b2 {
         out.extend_from_slice(&b.to_le_bytes());
@@ -180,12 +177,7 @@ pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError
         .map(i8::try_from)
         .collect::<Result<Vec<i8>, _>>()
         .map_err(|_| bad("a layer-2 weight outside -127..=127".to_string()))?;
-    let mut w2 = vec![0; rows.len()];
-    for (unit, row) in rows.chunks_exact(2 * hidden).enumerate() {
-        for (input, &w) in row.iter().enumerate() {
-            w2[dense_index(dense, unit, input)] = w;
-        }
-    }
+    let w2 = dense_from_rows(&rows, dense);
     let b2 = r.i32s(dense);
     let w3 = r.i16s(dense);
     let b3 = i32::from_le_bytes(r.take());

@@ -72,7 +72,8 @@ pub struct Network {
     pub b1: Vec<i16>,
     /// Layer 2 weights, scaled by [`QW`], in groups of four inputs:
     /// `[2 * hidden / 4][dense][4]`, so that one step of the dense layer
-    /// takes four inputs to every unit (see [`dense_index`]).
+    /// takes four inputs to every unit ([`dense_from_rows`] makes it from
+    /// the units' rows, [`Network::dense_rows`] gives them back).
     pub w2: Vec<i8>,
     /// Layer 2 biases, scaled by `QA * QW`.
     pub b2: Vec<i32>,
@@ -84,9 +85,20 @@ pub struct Network {
 
 /// Where in [`Network::w2`] of a network `dense` units wide the weight
 /// from layer 2's input `input` (0..2H) to unit `unit` lies.
-#[inline(always)]
-pub fn dense_index(dense: usize, unit: usize, input: usize) -> usize {
+fn dense_index(dense: usize, unit: usize, input: usize) -> usize {
     (input / 4 * dense + unit) * 4 + input % 4
+}
+
+/// Layer 2's weights as [`Network::w2`] holds them, from `rows`: the
+/// rows of `dense` units one after another (a network file's order).
+pub fn dense_from_rows(rows: &[i8], dense: usize) -> Vec<i8> {
+    let mut out = vec![0; rows.len()];
+    for (unit, row) in rows.chunks_exact(rows.len() / dense).enumerate() {
+        for (input, &w) in row.iter().enumerate() {
+            out[dense_index(dense, unit, input)] = w;
+        }
+    }
+    out
 }
 
 /// The inputs on in `pos` as `view` sees it, at most 64 of them: own men,
@@ -143,6 +155,16 @@ pub(crate) fn view_bitboards(white: u64, black: u64, kings: u64, view: View) -> 
 }
 
 impl Network {
+    /// Layer 2's weights as the rows of its units one after another (a
+    /// network file's order; [`dense_from_rows`] turns them back).
+    pub fn dense_rows(&self) -> Vec<i8> {
+        (0..self.dense)
+            .flat_map(|unit| {
+                (0..2 * self.hidden).map(move |input| self.w2[dense_index(self.dense, unit, input)])
+            })
+            .collect()
+    }
+
     /// The network's score of `pos` from the side to move's view, in
     /// hundredths of a man, with layer 1 worked out afresh.
     pub fn score<R: Rules>(&self, pos: &Position<R>) -> i32 {
