@@ -278,9 +278,11 @@ mod dense {
         out
     }
 
-    /// Layer 2's inputs: both views' accumulators clipped to 0..=QA.
+    /// Layer 2's inputs: both views' accumulators clipped to 0..=QA,
+    /// written to the first 2H bytes of `input`.
     #[inline(always)]
-    fn clipped(us: &[i16], them: &[i16], input: &mut [u8]) {
+    fn layer2_inputs<'a>(net: &Network, us: &[i16], them: &[i16], input: &'a mut [u8]) -> &'a [u8] {
+        let input = &mut input[..2 * net.hidden];
         let (first, second) = input.split_at_mut(us.len());
         for (x, &a) in first.iter_mut().zip(us) {
             *x = a.clamp(0, QA as i16) as u8;
@@ -288,6 +290,7 @@ mod dense {
         for (x, &a) in second.iter_mut().zip(them) {
             *x = a.clamp(0, QA as i16) as u8;
         }
+        input
     }
 
     /// The output from layer 2's sums, in hundredths of a man.
@@ -359,8 +362,7 @@ mod dense {
 
     /// The portable build.
     fn output_portable(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
-        let input = &mut input[..2 * net.hidden];
-        clipped(us, them, input);
+        let input = layer2_inputs(net, us, them, input);
         let mut sums = [0i32; MAX_DENSE];
         let sums = &mut sums[..net.dense];
         for (four, weights) in input
@@ -386,9 +388,7 @@ mod dense {
     #[target_feature(enable = "avx2")]
     unsafe fn output_avx2(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
         use std::arch::x86_64::*;
-        let input = &mut input[..2 * net.hidden];
-        clipped(us, them, input);
-        let input = &*input;
+        let input = layer2_inputs(net, us, them, input);
         let ones = _mm256_set1_epi16(1);
         let mut sums = [0i32; MAX_DENSE];
         let group = 4 * net.dense;
@@ -424,9 +424,7 @@ mod dense {
     #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
     unsafe fn output_vnni(net: &Network, us: &[i16], them: &[i16], input: &mut [u8]) -> i32 {
         use std::arch::x86_64::*;
-        let input = &mut input[..2 * net.hidden];
-        clipped(us, them, input);
-        let input = &*input;
+        let input = layer2_inputs(net, us, them, input);
         let mut sums = [0i32; MAX_DENSE];
         let group = 4 * net.dense;
         // Layer 1 is a multiple of 16 wide, so layer 2's inputs come in
