@@ -14,6 +14,7 @@
 //! folded into per-square sums), `regions` (board masks), `terms` (the hand
 //! terms), and for the learned part `patterns` and `weights_file`.
 
+pub mod container;
 mod evaluator;
 pub mod network;
 pub mod patterns;

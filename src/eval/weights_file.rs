@@ -1,12 +1,12 @@
 //! The pattern weights file: one variant's [`Patterns`] with a header and a
 //! checksum, and the sets built into the binary.
 //!
+//! In the container of every weights file ([`super::container`]: magic
+//! "TEMPOEVL", format version 3 (versions 1 and 2 are read too), variant
+//! name, checksum), the contents are:
+//!
 //! ```text
 //! offset  size  field
-//!      0     8  magic "TEMPOEVL"
-//!      8     4  format version (3; versions 1 and 2 are read too),
-//!               little-endian
-//!     12    24  variant name (ASCII, zero-padded), e.g. "international"
 //!     36     1  board rows (10 or 8)
 //!     37     1  playable squares per row (5 or 4)
 //!     38     2  windows
@@ -19,7 +19,6 @@
 //!     52     B  the N = (tables * states + K) * 2 weights, i16
 //!               little-endian, ordered [table][state][phase] then
 //!               [king term][phase] (phase 0 middle game), as one LZ4 block
-//!   52+B     8  FNV-1a 64 checksum of every byte before it
 //! ```
 //!
 //! Versions 1 and 2 held 4 x 4 windows only, with a 48-byte header (bytes
@@ -30,60 +29,23 @@
 //! A file that is short, long, of another format or board, or whose
 //! checksum does not match is refused with a [`WeightsError`].
 
-use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
+use super::container::{self, Contents, WeightsError};
 use super::patterns::{Layout, Patterns, Shape, UNIT};
-use crate::files::fnv1a;
 use crate::rules::VariantKind;
 
-const MAGIC: &[u8; 8] = b"TEMPOEVL";
 const VERSION: u32 = 3;
 /// The first format: 4 x 4 windows, the weights stored as they are.
 const VERSION_PLAIN: u32 = 1;
-/// The header of versions 1 and 2.
-const OLD_HEADER: usize = 48;
-const HEADER: usize = 52;
-const NAME_LEN: usize = 24;
-
-/// Why a weights file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WeightsError {
-    /// The file could not be read or written.
-    Io(String),
-    /// The bytes are not a weights file of this format.
-    Format(String),
-    /// The file is for another variant than the one asked for.
-    WrongVariant {
-        /// The file.
-        path: String,
-        /// The variant the file is for.
-        found: String,
-        /// The variant asked for.
-        wanted: String,
-    },
-}
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WeightsError::Io(why) | WeightsError::Format(why) => f.write_str(why),
-            WeightsError::WrongVariant {
-                path,
-                found,
-                wanted,
-            } => write!(
-                f,
-                "{path}: the weights are for {found}, not {wanted} (train them with --variant {wanted})"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for WeightsError {}
+/// The fields after the container's header in versions 1 and 2 (bytes
+/// 46-47 reserved).
+const OLD_FIELDS: usize = 12;
+/// The fields after the container's header in version 3.
+const FIELDS: usize = 16;
 
 /// Whether variant `kind` can have learned patterns: the windows are laid
 /// over a diagonal board of 10x10 or 8x8 (not Turkish draughts').
@@ -107,74 +69,56 @@ pub fn shaped_layout_of(kind: VariantKind, shape: Shape) -> Layout {
 /// The bytes of a weights file of `patterns` for `variant`.
 pub fn encode(kind: VariantKind, patterns: &Patterns) -> Vec<u8> {
     let layout = patterns.layout();
-    let mut out = Vec::with_capacity(HEADER + 2 * patterns.raw().len() + 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; NAME_LEN];
-    name[..kind.name().len()].copy_from_slice(kind.name().as_bytes());
-    out.extend_from_slice(&name);
-    out.push(layout.rows as u8);
-    out.push(layout.per_row as u8);
-    out.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
-    out.extend_from_slice(&(layout.states() as u32).to_le_bytes());
-    out.extend_from_slice(&(UNIT as u16).to_le_bytes());
-    out.extend_from_slice(&(layout.tables() as u16).to_le_bytes());
-    out.extend_from_slice(&(layout.king_terms() as u32).to_le_bytes());
+    let mut body = Vec::with_capacity(FIELDS + 2 * patterns.raw().len());
+    body.push(layout.rows as u8);
+    body.push(layout.per_row as u8);
+    body.extend_from_slice(&(layout.windows() as u16).to_le_bytes());
+    body.extend_from_slice(&(layout.states() as u32).to_le_bytes());
+    body.extend_from_slice(&(UNIT as u16).to_le_bytes());
+    body.extend_from_slice(&(layout.tables() as u16).to_le_bytes());
+    body.extend_from_slice(&(layout.king_terms() as u32).to_le_bytes());
     let plain: Vec<u8> = patterns
         .raw()
         .iter()
         .flat_map(|v| v.to_le_bytes())
         .collect();
-    out.extend_from_slice(&lz4_flex::block::compress(&plain));
-    let sum = fnv1a(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    body.extend_from_slice(&lz4_flex::block::compress(&plain));
+    container::seal(Contents::Patterns, VERSION, kind, &body)
 }
 
 /// Reads the bytes of a weights file; `what` names it in errors. Returns
 /// the variant the file is for and its weights.
 pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), WeightsError> {
     let bad = |why: String| WeightsError::Format(format!("{what}: {why}"));
-    if bytes.len() < OLD_HEADER + 8 || &bytes[..8] != MAGIC {
-        return Err(bad("not a tempo weights file (no TEMPOEVL header)".into()));
-    }
-    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-    let version = u32_at(8);
-    if !(VERSION_PLAIN..=VERSION).contains(&version) {
-        return Err(bad(format!(
-            "format version {version}, this build reads versions {VERSION_PLAIN} to {VERSION}"
-        )));
-    }
-    let header = if version == VERSION {
-        HEADER
+    let opened = container::open(bytes, what, Contents::Patterns)?;
+    let (version, kind, body) = (opened.version, opened.variant, opened.body);
+    let name = kind.name();
+    let fields = if version == VERSION {
+        FIELDS
     } else {
-        OLD_HEADER
+        OLD_FIELDS
     };
-    if bytes.len() < header + 8 {
+    if body.len() < fields {
         return Err(bad("the file ends inside its header (truncated)".into()));
     }
-    let name_bytes = &bytes[12..12 + NAME_LEN];
-    let name_end = name_bytes.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
-    let name = String::from_utf8_lossy(&name_bytes[..name_end]).into_owned();
-    let kind = VariantKind::parse(&name)
-        .ok_or_else(|| bad(format!("unknown variant '{name}' in the header")))?;
     if !has_patterns(kind) {
         return Err(bad(format!(
             "{name} has no learned patterns (its men move along rows and files)"
         )));
     }
+    let u16_at = |at: usize| u16::from_le_bytes([body[at], body[at + 1]]);
+    let u32_at = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
     let small = layout_of(kind);
-    let (rows, per_row) = (bytes[36] as u32, bytes[37] as u32);
+    let (rows, per_row) = (body[0] as u32, body[1] as u32);
     if (rows, per_row) != (small.rows, small.per_row) {
         return Err(bad(format!(
             "a {rows}x{rows} board in the header, {name} is played on {0}x{0}",
             small.rows
         )));
     }
-    let (windows, states, unit) = (u16_at(38) as usize, u32_at(40) as usize, u16_at(44) as i32);
+    let (windows, states, unit) = (u16_at(2) as usize, u32_at(4) as usize, u16_at(8) as i32);
     let (tables, king_terms) = if version == VERSION {
-        (u16_at(46) as usize, u32_at(48) as usize)
+        (u16_at(10) as usize, u32_at(12) as usize)
     } else {
         (windows, 0)
     };
@@ -208,24 +152,18 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
         )));
     };
     let count = layout.weights_per_phase() * 2;
-    let body = &bytes[..bytes.len() - 8];
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    if version == VERSION_PLAIN && bytes.len() != header + 2 * count + 8 {
-        return Err(bad(format!(
-            "{} bytes, a file of this header has {} (truncated or padded)",
-            bytes.len(),
-            header + 2 * count + 8
-        )));
-    }
-    if fnv1a(body) != stored {
-        return Err(bad(
-            "the checksum does not match: the file is damaged, truncated or padded".into(),
-        ));
-    }
+    let weights = &body[fields..];
     let plain = if version == VERSION_PLAIN {
-        body[header..].to_vec()
+        if weights.len() != 2 * count {
+            return Err(bad(format!(
+                "{} bytes, a file of this header has {} (truncated or padded)",
+                bytes.len(),
+                bytes.len() - weights.len() + 2 * count
+            )));
+        }
+        weights.to_vec()
     } else {
-        lz4_flex::block::decompress(&body[header..], 2 * count)
+        lz4_flex::block::decompress(weights, 2 * count)
             .ok()
             .filter(|plain| plain.len() == 2 * count)
             .ok_or_else(|| bad(format!("the weights do not unpack to {count} values")))?
@@ -241,29 +179,19 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<(VariantKind, Patterns), Weigh
 /// Reads a weights file of any variant: the variant it is for and its
 /// weights.
 pub fn read_any(path: &Path) -> Result<(VariantKind, Patterns), WeightsError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| WeightsError::Io(format!("cannot read {}: {e}", path.display())))?;
-    decode(&bytes, &path.display().to_string())
+    decode(&container::read(path)?, &path.display().to_string())
 }
 
 /// Reads a weights file for `kind`.
 pub fn read_file(kind: VariantKind, path: &Path) -> Result<Patterns, WeightsError> {
     let (found, patterns) = read_any(path)?;
-    if found != kind {
-        return Err(WeightsError::WrongVariant {
-            path: path.display().to_string(),
-            found: found.name().to_string(),
-            wanted: kind.name().to_string(),
-        });
-    }
+    container::check_variant(path, found, kind)?;
     Ok(patterns)
 }
 
-/// Writes a weights file, through a temporary file renamed into place, so
-/// that an interrupted write never leaves a half file under `path`.
+/// Writes a weights file whole or not at all.
 pub fn write_file(kind: VariantKind, patterns: &Patterns, path: &Path) -> Result<(), WeightsError> {
-    let io = |e: std::io::Error| WeightsError::Io(format!("cannot write {}: {e}", path.display()));
-    crate::files::replace(path, &encode(kind, patterns)).map_err(io)
+    container::write(path, &encode(kind, patterns))
 }
 
 /// The weights built into the binary for `kind` (all 0 for a variant that
@@ -299,5 +227,21 @@ fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
         VariantKind::International => Some(include_bytes!("weights/international.tpw")),
         VariantKind::Brazilian => Some(include_bytes!("weights/brazilian.tpw")),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_files_read_and_write_back_byte_for_byte() {
+        for kind in VariantKind::ALL {
+            if let Some(bytes) = shipped_bytes(kind) {
+                let (found, patterns) = decode(bytes, "shipped").unwrap();
+                assert_eq!(found, kind);
+                assert_eq!(encode(kind, &patterns), bytes, "{kind}");
+            }
+        }
     }
 }

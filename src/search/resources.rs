@@ -19,7 +19,8 @@ use std::sync::Arc;
 use once_cell::sync::OnceCell;
 
 use crate::egdb::{build_in_memory, Egdb, Tables};
-use crate::eval::network::{builtin_network, read_network, NETWORK_MAGIC};
+use crate::eval::container::{contents_of, Contents};
+use crate::eval::network::{builtin_network, read_network};
 use crate::eval::patterns::{Layout, Patterns};
 use crate::eval::{weights_file, Evaluator};
 use crate::rules::draw::SolvedDraws;
@@ -290,10 +291,7 @@ pub fn eval_file_variant(path: &Path) -> Result<VariantKind, ResourceError> {
 /// Whether the file at `path` begins as a network file does (one that
 /// cannot be read is left to the weights reader to report).
 pub fn is_network_file(path: &Path) -> bool {
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
-        .is_ok_and(|()| &magic == NETWORK_MAGIC)
+    contents_of(path) == Some(Contents::Network)
 }
 
 fn load_egdb<R: Rules>(dir: &Path, pieces: u32) -> Result<Egdb<R>, ResourceError> {

@@ -2,11 +2,12 @@
 //! reads wherever it takes a weights file (`eval-file`): told apart from a
 //! pattern weights file by its first eight bytes.
 //!
+//! In the container of every weights file ([`crate::eval::container`]:
+//! magic "TEMPONET", format version 1, variant name, checksum), the
+//! contents are:
+//!
 //! ```text
 //! offset  size  field
-//!      0     8  magic "TEMPONET"
-//!      8     4  format version (1), little-endian
-//!     12    24  variant name (ASCII, zero-padded)
 //!     36     8  FNV-1a 64 checksum of the pattern weights the network was
 //!               fitted on top of (`patterns_checksum`)
 //!     44     2  layer 1 width H (a multiple of 16)
@@ -15,45 +16,23 @@
 //!     52        w1 (256 x H i16), b1 (H i16), w2 (D x 2H i16, a unit's
 //!               row after row, each within -127..=127), b2 (D i32),
 //!               w3 (D i16), b3 (i32), all little-endian
-//!    end     8  FNV-1a 64 checksum of every byte before it
 //! ```
 
-use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
 use super::{dense_from_rows, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
+use crate::eval::container::{self, Contents, WeightsError};
 use crate::eval::patterns::Patterns;
 use crate::files::fnv1a;
 use crate::rules::VariantKind;
 
-/// The first bytes of a network file.
-pub const NETWORK_MAGIC: &[u8; 8] = b"TEMPONET";
 const VERSION: u32 = 1;
-const HEADER: usize = 52;
-const NAME_LEN: usize = 24;
-
-/// Why a network file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NetworkError {
-    /// The file could not be read or written.
-    Io(String),
-    /// The bytes are not a network file of this format (the message
-    /// names the file and what is wrong).
-    Format(String),
-}
-
-impl fmt::Display for NetworkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetworkError::Io(why) | NetworkError::Format(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for NetworkError {}
+/// The bytes of the fields before the weights: the base's checksum and
+/// the three widths.
+const FIELDS: usize = 16;
 
 /// The checksum of pattern weights that a network file names as its base.
 pub fn network_checksum(patterns: &Patterns) -> u64 {
@@ -67,32 +46,25 @@ pub fn network_checksum(patterns: &Patterns) -> u64 {
 
 /// The bytes of `net`'s file.
 pub(super) fn encode(net: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER + net.w1.len() * 2 + 4096);
-    out.extend_from_slice(NETWORK_MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; NAME_LEN];
-    name[..net.variant.name().len()].copy_from_slice(net.variant.name().as_bytes());
-    out.extend_from_slice(&name);
-    out.extend_from_slice(&net.base.to_le_bytes());
-    out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
-    out.extend_from_slice(&(net.dense as u16).to_le_bytes());
-    out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+    let mut body = Vec::with_capacity(FIELDS + net.w1.len() * 2 + 4096);
+    body.extend_from_slice(&net.base.to_le_bytes());
+    body.extend_from_slice(&(net.hidden as u16).to_le_bytes());
+    body.extend_from_slice(&(net.dense as u16).to_le_bytes());
+    body.extend_from_slice(&(INPUTS as u32).to_le_bytes());
     for w in net.w1.iter().chain(&net.b1) {
-        out.extend_from_slice(&w.to_le_bytes());
+        body.extend_from_slice(&w.to_le_bytes());
     }
     for w in net.dense_rows() {
-        out.extend_from_slice(&i16::from(w).to_le_bytes());
+        body.extend_from_slice(&i16::from(w).to_le_bytes());
     }
     for b in &net.b2 {
-        out.extend_from_slice(&b.to_le_bytes());
+        body.extend_from_slice(&b.to_le_bytes());
     }
     for w in &net.w3 {
-        out.extend_from_slice(&w.to_le_bytes());
+        body.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.b3.to_le_bytes());
-    let sum = fnv1a(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    body.extend_from_slice(&net.b3.to_le_bytes());
+    container::seal(Contents::Network, VERSION, net.variant, &body)
 }
 
 /// Reads `bytes` in order, refusing to run past their end.
@@ -120,26 +92,19 @@ impl Reader<'_> {
 }
 
 /// The network in `bytes`, read from `origin` (named in errors).
-pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError> {
-    let bad = |why: String| NetworkError::Format(format!("{origin}: {why}"));
-    if bytes.len() < HEADER + 8 || &bytes[..8] != NETWORK_MAGIC {
-        return Err(bad("not a tempo network file".to_string()));
+pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, WeightsError> {
+    let bad = |why: String| WeightsError::Format(format!("{origin}: {why}"));
+    let opened = container::open(bytes, origin, Contents::Network)?;
+    let variant = opened.variant;
+    if opened.body.len() < FIELDS {
+        return Err(bad(
+            "the file ends inside its header (truncated)".to_string()
+        ));
     }
-    let mut r = Reader { bytes, at: 8 };
-    let version = u32::from_le_bytes(r.take());
-    if version != VERSION {
-        return Err(bad(format!(
-            "network format version {version}; this tempo reads version {VERSION}"
-        )));
-    }
-    let name = r.take::<NAME_LEN>();
-    let name = std::str::from_utf8(&name)
-        .map(|s| s.trim_end_matches('\0'))
-        .unwrap_or("");
-    let variant = VariantKind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .ok_or_else(|| bad(format!("unknown variant {name:?}")))?;
+    let mut r = Reader {
+        bytes: opened.body,
+        at: 0,
+    };
     let base = u64::from_le_bytes(r.take());
     let hidden = u16::from_le_bytes(r.take()) as usize;
     let dense = u16::from_le_bytes(r.take()) as usize;
@@ -157,17 +122,13 @@ pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError
              layer 1 a multiple of 16 up to {MAX_HIDDEN}, layer 2 a multiple of 8 up to {MAX_DENSE}"
         )));
     }
-    let body = 2 * (INPUTS * hidden + hidden + dense * 2 * hidden + dense) + 4 * dense + 4;
-    if bytes.len() != HEADER + body + 8 {
+    let weights = 2 * (INPUTS * hidden + hidden + dense * 2 * hidden + dense) + 4 * dense + 4;
+    if opened.body.len() != FIELDS + weights {
         return Err(bad(format!(
             "{} bytes, expected {} for these layers (cut short or padded)",
             bytes.len(),
-            HEADER + body + 8
+            bytes.len() - opened.body.len() + FIELDS + weights
         )));
-    }
-    let (content, sum) = bytes.split_at(bytes.len() - 8);
-    if fnv1a(content) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-        return Err(bad("checksum mismatch (the file is damaged)".to_string()));
     }
     let w1 = r.i16s(INPUTS * hidden);
     let b1 = r.i16s(hidden);
@@ -196,16 +157,13 @@ pub(super) fn decode(bytes: &[u8], origin: &str) -> Result<Network, NetworkError
 }
 
 /// Reads the network file at `path`.
-pub fn read_network(path: &Path) -> Result<Network, NetworkError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| NetworkError::Io(format!("cannot read {}: {e}", path.display())))?;
-    decode(&bytes, &path.display().to_string())
+pub fn read_network(path: &Path) -> Result<Network, WeightsError> {
+    decode(&container::read(path)?, &path.display().to_string())
 }
 
-/// Writes `net` to `path` through a temporary file renamed into place.
-pub fn write_network(net: &Network, path: &Path) -> Result<(), NetworkError> {
-    let io = |e: std::io::Error| NetworkError::Io(format!("cannot write {}: {e}", path.display()));
-    crate::files::replace(path, &encode(net)).map_err(io)
+/// Writes `net` to `path` whole or not at all.
+pub fn write_network(net: &Network, path: &Path) -> Result<(), WeightsError> {
+    container::write(path, &encode(net))
 }
 
 /// The network built into the binary for `kind`, if one ships (it is
@@ -235,5 +193,26 @@ fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
         VariantKind::International => Some(include_bytes!("../weights/international.tnn")),
         VariantKind::Brazilian => Some(include_bytes!("../weights/brazilian.tnn")),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_networks_read_and_write_back_byte_for_byte() {
+        for kind in VariantKind::ALL {
+            if let Some(bytes) = shipped_bytes(kind) {
+                let net = decode(bytes, "shipped").unwrap();
+                assert_eq!(net.variant, kind);
+                assert_eq!(encode(&net), bytes, "{kind}");
+                let err = decode(bytes, "shipped")
+                    .and_then(|_| crate::eval::weights_file::decode(bytes, "shipped").map(|_| ()))
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains("it holds a tempo network file"), "{err}");
+            }
+        }
     }
 }

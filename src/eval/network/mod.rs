@@ -26,9 +26,7 @@ mod accumulator;
 mod file;
 
 pub use accumulator::Accumulators;
-pub use file::{
-    builtin_network, network_checksum, read_network, write_network, NetworkError, NETWORK_MAGIC,
-};
+pub use file::{builtin_network, network_checksum, read_network, write_network};
 
 use crate::rules::{Position, Rules, Side, VariantKind};
 

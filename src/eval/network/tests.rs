@@ -115,7 +115,7 @@ fn a_network_file_reads_back_and_damage_is_refused() {
     let err = decode(&bytes[..bytes.len() - 3], "t")
         .unwrap_err()
         .to_string();
-    assert!(err.contains("cut short"), "{err}");
+    assert!(err.contains("truncated"), "{err}");
     let err = decode(b"TEMPOEVL and more bytes than a header holds, surely", "t")
         .unwrap_err()
         .to_string();
@@ -123,6 +123,9 @@ fn a_network_file_reads_back_and_damage_is_refused() {
     // Layer 1 said to be 24 wide (the header's bytes 44-45).
     let mut wide = bytes.clone();
     wide[44..46].copy_from_slice(&24u16.to_le_bytes());
+    let end = wide.len() - 8;
+    let sum = crate::files::fnv1a(&wide[..end]);
+    wide[end..].copy_from_slice(&sum.to_le_bytes());
     let err = decode(&wide, "t").unwrap_err().to_string();
     assert!(err.contains("multiple of 16"), "{err}");
 }
