@@ -11,7 +11,6 @@ mod buffers;
 mod evaluate;
 mod node;
 mod ordering;
-mod probes;
 mod quiesce;
 mod root;
 mod table;
@@ -36,9 +35,6 @@ use table::{cutoff, table_key};
 const CHECK_EVERY: u64 = 1024;
 /// The static scores a worker keeps: 2^15 of them, 256 KiB.
 const EVAL_CACHE_BITS: u32 = 15;
-/// A ply whose node has no static score (it must capture, or the technique
-/// `improving` is off).
-const NO_EVAL: i32 = i32::MIN;
 
 pub(super) struct Worker<'a, R: Rules> {
     id: usize,

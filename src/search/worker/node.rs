@@ -9,14 +9,13 @@
 //! reductions (a move another thread is searching comes last) → table
 //! store.
 
-use super::table::{cutoff, from_table, table_key};
-use super::{lost_already, no_move_score, pick, Worker, NO_EVAL};
+use super::table::{cutoff, table_key};
+use super::{lost_already, no_move_score, pick, Worker};
 use crate::rules::draw::DrawClocks;
 use crate::rules::movegen::{
     count_moves, has_capture, has_quiet_move, legal_quiet_move, side_has_capture,
 };
 use crate::rules::{Goal, Position, Rules};
-use crate::search::tt::Bound;
 use crate::search::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
 /// Late-move pruning applies up to this depth (reverse futility up to the
@@ -27,11 +26,6 @@ const LATE_MOVE_DEPTH: i32 = 4;
 /// to bench depth 16, median of six interleaved runs: 0.60 from depth 5,
 /// 0.61 from 6, 0.62 from 4, 0.63 from 8, 0.68 without deferral).
 const DEFER_DEPTH: i32 = 5;
-/// Singular extension: the least depth of a PV node that tries it, and how
-/// far below the table's lower bound every other move must fail (Scan's
-/// figures: depth 8, 0.40 man).
-const SINGULAR_DEPTH: i32 = 8;
-const SINGULAR_MARGIN: i32 = 40;
 // Late-move pruning stops a move loop, which must hold no deferred move.
 const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
 
@@ -135,7 +129,7 @@ impl<R: Rules> Worker<'_, R> {
             && !must_capture
             && !side_has_capture(pos, pos.side_to_move().opponent());
         let prunable = calm && depth <= futility_depth && beta.abs() < MATE_BOUND;
-        let mut static_eval = prunable.then(|| self.evaluate(pos, ply));
+        let static_eval = prunable.then(|| self.evaluate(pos, ply));
         let key = table_key(pos, plies_until_draw);
         let entry = self.shared.table.probe(key);
         let hint = entry.map(|e| e.hint).unwrap_or_default();
@@ -148,53 +142,15 @@ impl<R: Rules> Worker<'_, R> {
         }
         // 5a. Quiet, far above beta near the horizon: trust the static score
         // (not when a capture is pending for either side).
-        // The technique `improving`: the static score of every node that
-        // need not capture, and whether it is above that of the same side's
-        // node two plies up (false where either has none).
-        if self.params.improving != 0 {
-            if !must_capture && static_eval.is_none() {
-                static_eval = Some(self.evaluate(pos, ply));
-            }
-            self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
-        }
-        let improving = match static_eval.filter(|_| self.params.improving != 0) {
-            Some(eval) if ply >= 2 => {
-                let before = self.buf.evals[ply - 2];
-                before != NO_EVAL && eval > before
-            }
-            _ => false,
-        };
-        if let Some(mut eval) = static_eval.filter(|_| prunable) {
-            // The technique `table-eval`: a table score that bounds the
-            // node's value beyond the static score stands for it.
-            if let Some(e) = entry.filter(|_| self.params.table_eval != 0) {
-                let score = from_table(e.score, ply);
-                let closer = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > eval,
-                    Bound::Upper => score < eval,
-                };
-                if closer && score.abs() < MATE_BOUND {
-                    eval = score;
-                }
-            }
+        if let Some(eval) = static_eval {
             let margin = self.params.futility_margin as i32;
-            let plies = depth - improving as i32;
-            if margin > 0 && depth <= futility_depth && eval - margin * plies >= beta {
+            if margin > 0 && eval - margin * depth >= beta {
                 return eval;
             }
         }
         // Moves searched at a calm node before the rest are pruned.
         let limit = if calm {
-            let scale = self.params.late_move_scale;
-            // With `improving`, a node whose score is not rising keeps two
-            // thirds of the moves.
-            let scale = if self.params.improving != 0 && !improving {
-                scale * 2 / 3
-            } else {
-                scale
-            };
-            late_move_limit(depth, scale)
+            late_move_limit(depth, self.params.late_move_scale)
         } else {
             usize::MAX
         };
@@ -298,33 +254,7 @@ impl<R: Rules> Worker<'_, R> {
             };
             let mut score;
             if i == 0 {
-                // The table's move at a PV node, when no other move comes
-                // near its stored lower bound, is searched a ply deeper.
-                let singular = pv_node
-                    && self.params.singular != 0
-                    && depth >= SINGULAR_DEPTH
-                    && extension == 0
-                    && ply < MAX_PLY / 2
-                    && hint.matches(mv)
-                    && entry.is_some_and(|e| {
-                        e.bound == Bound::Lower
-                            && e.depth >= depth - 4
-                            && from_table(e.score, ply).abs() < MATE_BOUND
-                            && self.is_singular(
-                                node,
-                                mv,
-                                must_capture,
-                                from_table(e.score, ply) - SINGULAR_MARGIN,
-                                depth,
-                            )
-                    });
-                score = -self.search_child(
-                    child_node,
-                    new_depth + singular as i32,
-                    -beta,
-                    -alpha,
-                    kind,
-                );
+                score = -self.search_child(child_node, new_depth, -beta, -alpha, kind);
             } else {
                 let reduction = if depth >= 3
                     && quiet
@@ -334,8 +264,7 @@ impl<R: Rules> Worker<'_, R> {
                     && !self.buf.killers[ply].contains(&mv)
                 {
                     let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
-                    let trusted = self.params.lmr_history != 0 && self.history_of(mv) > 0;
-                    (r - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
+                    (r - pv_node as i32).clamp(1, new_depth - 1)
                 } else {
                     0
                 };
