@@ -384,11 +384,6 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     // wider one may not: the tree is not monotone in the margin).
     assert!(nodes(&["futility-margin=0"]) > BENCH_DEPTH_7);
     assert!(nodes(&["futility-margin=200"]) > BENCH_DEPTH_7);
-    // Smaller reductions for moves with a good history search more, once
-    // the tree is deep enough for reductions to weigh (at depth 7 the
-    // table's other contents can still make it a little smaller).
-    let deeper = |options: &[&str]| bench(&bench_args(9, options), &mut |_| {}).unwrap().nodes;
-    assert!(deeper(&["lmr-history=1"]) > deeper(&[]));
     // Reverse futility to a smaller depth prunes less; fewer moves before
     // late-move pruning, more.
     assert_eq!(
@@ -397,10 +392,6 @@ fn the_pruning_and_reduction_techniques_change_the_tree_as_they_say() {
     );
     assert!(nodes(&["futility-depth=3"]) > BENCH_DEPTH_7);
     assert!(nodes(&["late-move-scale=50"]) < BENCH_DEPTH_7);
-    // Pruning by the static score's trend prunes more; the table's bounds
-    // in place of the static score change which nodes are pruned.
-    assert!(nodes(&["improving=1"]) < BENCH_DEPTH_7);
-    assert_ne!(nodes(&["table-eval=1"]), BENCH_DEPTH_7);
     // Without the extension a forced reply costs a ply: a smaller tree.
     assert!(nodes(&["forced-extension=0"]) < BENCH_DEPTH_7);
     // A value past a technique's range is refused by name.

@@ -84,7 +84,7 @@ pub struct BenchArgs {
           action = clap::ArgAction::Set)]
     pub eval_network: bool,
     /// A search parameter set for every search, as `NAME=VALUE` (the
-    /// engine parameter of that name, e.g. `singular=1`); repeatable.
+    /// engine parameter of that name, e.g. `futility-margin=0`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
 }

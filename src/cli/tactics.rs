@@ -38,7 +38,7 @@ pub struct TacticsArgs {
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// A search parameter set for every search, as `NAME=VALUE` (the
-    /// engine parameter of that name, e.g. `singular=1`); repeatable.
+    /// engine parameter of that name, e.g. `futility-margin=0`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// The weights and endgame tables of the searches.

@@ -3,39 +3,21 @@
 //! `tempo bench` and `tempo tactics` set them from, so that a technique is
 //! measured as it is played.
 //! Each has the default the games chose (benches/RESULTS.md, "Search
-//! experiments"): all are off (0) but the reverse-futility margin and
-//! depth, the late-move pruning count and reductions, the aspiration
-//! window and the forced-reply extension.
+//! experiments"). A technique that lost in games leaves the search: the
+//! notebook keeps its measurements and the last commit that had it.
 
 /// The parameters of one search: its techniques, on, off or tuned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// Singular extension (1): at a PV node of depth 8 or more, the table's
-    /// move is searched a ply deeper when every other move fails 0.40 man
-    /// below its stored lower bound at four plies less.
-    pub singular: u32,
     /// Reverse-futility margin per ply, in hundredths of a man: a calm
     /// non-PV node of depth 5 or less whose static score is this much a ply
     /// above beta returns it (0: no reverse futility).
     pub futility_margin: u32,
-    /// Late-move reductions one ply smaller for a move whose history score
-    /// is positive (1), the logarithmic table alone (0).
-    pub lmr_history: u32,
     /// The deepest calm non-PV node that reverse futility may return from.
     pub futility_depth: u32,
     /// Moves searched at a calm non-PV node of depth 4 or less before the
     /// rest are pruned: 3 plus this percentage of the depth squared.
     pub late_move_scale: u32,
-    /// Pruning that follows the static score's trend (1): a node whose
-    /// score is above that of the same side's node two plies up prunes by
-    /// reverse futility a ply sooner, and one whose score is not keeps two
-    /// thirds of the late-move pruning count (0: off).
-    pub improving: u32,
-    /// The table's score in place of the static score for reverse futility
-    /// and futility pruning (1), where its bound says the node is worth more
-    /// (a lower bound above it), less (an upper bound below it) or exactly
-    /// that (0: the static score alone).
-    pub table_eval: u32,
     /// Late-move reduction = base + ln(depth) ln(move index) / divisor:
     /// the divisor in hundredths (0: no late-move reductions).
     pub lmr_divisor: u32,
@@ -63,24 +45,12 @@ pub struct SearchParam {
 }
 
 /// Every search parameter, in the order the engine lists them.
-pub const SEARCH_PARAMS: [SearchParam; 11] = [
-    SearchParam {
-        name: "singular",
-        max: 1,
-        default: 0,
-        help: "1 = singular extension of the table's move at PV nodes of depth 8 or more",
-    },
+pub const SEARCH_PARAMS: [SearchParam; 7] = [
     SearchParam {
         name: "futility-margin",
         max: 300,
         default: 60,
         help: "reverse-futility margin per ply, hundredths of a man (0 = no reverse futility)",
-    },
-    SearchParam {
-        name: "lmr-history",
-        max: 1,
-        default: 0,
-        help: "1 = a ply less of late-move reduction for a move with a positive history score",
     },
     SearchParam {
         name: "futility-depth",
@@ -93,18 +63,6 @@ pub const SEARCH_PARAMS: [SearchParam; 11] = [
         max: 400,
         default: 100,
         help: "moves a calm node of depth 4 or less searches before it prunes the rest: 3 + this percentage of the depth squared",
-    },
-    SearchParam {
-        name: "improving",
-        max: 1,
-        default: 0,
-        help: "1 = reverse futility a ply sooner where the static score rises over two plies, a third fewer late moves where it does not",
-    },
-    SearchParam {
-        name: "table-eval",
-        max: 1,
-        default: 0,
-        help: "1 = the table's score, where its bound goes beyond the static score, in place of it for the futility tests",
     },
     SearchParam {
         name: "lmr-divisor",
@@ -136,13 +94,9 @@ impl Default for SearchParams {
     /// Every parameter at its default.
     fn default() -> SearchParams {
         let mut t = SearchParams {
-            singular: 0,
             futility_margin: 0,
-            lmr_history: 0,
             futility_depth: 0,
             late_move_scale: 0,
-            improving: 0,
-            table_eval: 0,
             lmr_divisor: 0,
             lmr_base: 0,
             aspiration: 0,
@@ -161,13 +115,9 @@ impl SearchParams {
     /// The field of the parameter `name`, if there is one.
     fn field(&mut self, name: &str) -> Option<&mut u32> {
         match name {
-            "singular" => Some(&mut self.singular),
             "futility-margin" => Some(&mut self.futility_margin),
-            "lmr-history" => Some(&mut self.lmr_history),
             "futility-depth" => Some(&mut self.futility_depth),
             "late-move-scale" => Some(&mut self.late_move_scale),
-            "improving" => Some(&mut self.improving),
-            "table-eval" => Some(&mut self.table_eval),
             "lmr-divisor" => Some(&mut self.lmr_divisor),
             "lmr-base" => Some(&mut self.lmr_base),
             "aspiration" => Some(&mut self.aspiration),

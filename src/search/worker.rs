@@ -1,21 +1,22 @@
 //! One search thread: the worker's state and the helpers every node uses
-//! (node counting and the stop checks, draw scores, repetitions, making a
-//! child).
-//! The tree search is in `node`, iterative deepening and the root in
-//! `root`, quiescence in `quiesce`, move ordering and history in
-//! `ordering`, static scores in `evaluate`, what goes to and comes from the
-//! table in `table`, the per-ply buffers and their pool of spares in
-//! `buffers`.
+//! (the prologue every node shares, node counting and the stop checks,
+//! draw scores, repetitions, making a child).
+//! The tree search's steps are in `node`, its move loop in `moves`,
+//! iterative deepening and the root in `root`, quiescence in `quiesce`,
+//! move ordering and history in `ordering`, static scores in `evaluate`,
+//! what goes to and comes from the table in `table`, the per-ply buffers
+//! and their pool of spares in `buffers`.
 
 mod buffers;
 mod evaluate;
+mod moves;
 mod node;
 mod ordering;
-mod probes;
 mod quiesce;
 mod root;
 mod table;
 
+use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -27,7 +28,6 @@ use crate::rules::{Goal, Move, Position, Rules};
 pub(super) use buffers::SparePool;
 use buffers::{fill_reductions, Buffers};
 use node::{Node, NodeKind};
-use ordering::pick;
 use quiesce::QS_TABLE_KINGS;
 use root::RootMove;
 use table::{cutoff, table_key};
@@ -36,9 +36,6 @@ use table::{cutoff, table_key};
 const CHECK_EVERY: u64 = 1024;
 /// The static scores a worker keeps: 2^15 of them, 256 KiB.
 const EVAL_CACHE_BITS: u32 = 15;
-/// A ply whose node has no static score (it must capture, or the technique
-/// `improving` is off).
-const NO_EVAL: i32 = i32::MIN;
 
 pub(super) struct Worker<'a, R: Rules> {
     id: usize,
@@ -101,6 +98,24 @@ impl<'a, R: Rules> Worker<'a, R> {
             seldepth: 0,
             stopped: false,
         }
+    }
+
+    /// The prologue every node of the search shares (`negamax` and
+    /// quiescence): counts the node, ends it when the search is stopped,
+    /// empties its line, extends the selective depth to it, and scores a
+    /// side to move that has lost already.
+    #[inline(always)]
+    fn enter(&mut self, pos: &Position<R>, ply: usize) -> ControlFlow<i32> {
+        self.count_node();
+        if self.stopped {
+            return Break(0);
+        }
+        self.buf.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if lost_already(pos) {
+            return Break(-MATE + ply as i32);
+        }
+        Continue(())
     }
 
     /// Counts a node; every `CHECK_EVERY` nodes publishes the count and

@@ -3,7 +3,7 @@
 
 use parking_lot::Mutex;
 
-use super::{Worker, EVAL_CACHE_BITS, NO_EVAL};
+use super::{Worker, EVAL_CACHE_BITS};
 use crate::eval::network::Accumulators;
 use crate::eval::Evaluator;
 use crate::rules::{Move, MoveList, Rules, VariantKind};
@@ -23,9 +23,6 @@ pub(super) struct Buffers {
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) killers: Vec<[Move; 2]>,
     pub(super) history: Vec<i32>,
-    /// The static score of the node at each ply of the current line, where
-    /// the technique `improving` worked it out ([`NO_EVAL`] elsewhere).
-    pub(super) evals: Vec<i32>,
     /// Static scores by the low bits of the position's key: the key's
     /// other bits above, the score (as `i16`) in the low 16 (0: empty).
     /// A static score depends only on the variant, the position and the
@@ -56,7 +53,6 @@ impl Buffers {
                 .collect(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
-            evals: vec![NO_EVAL; MAX_PLY + 1],
             eval_cache: vec![0; 1 << EVAL_CACHE_BITS],
             eval_cache_owner: None,
             accumulators: Accumulators::default(),
@@ -83,7 +79,6 @@ impl Buffers {
         self.pv.iter_mut().for_each(Vec::clear);
         self.killers.fill([Move::default(); 2]);
         self.history.fill(0);
-        self.evals.fill(NO_EVAL);
         self
     }
 }

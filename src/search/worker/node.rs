@@ -1,39 +1,28 @@
 //! The tree search below the root: `negamax`, a principal-variation
-//! search whose steps are numbered in its body, and the node frame it
-//! passes from parent to child.
+//! search as a sequence of named steps, and the node frame it passes from
+//! parent to child.
 //!
-//! Node steps: endgame tables → horizon → draws → mate-distance pruning →
-//! whether any move exists (none = loss), rule draws → table probe →
-//! reverse futility → the table's quiet move, then the listed moves (a
-//! forced reply costs no depth) in an ordered PVS loop with late-move
-//! reductions (a move another thread is searching comes last) → table
-//! store.
+//! The steps of a node, in order (`node_steps`): the endgame
+//! tables → the horizon (quiescence) → the prologue every node shares →
+//! the rules' verdicts (draws, mate-distance pruning, no move, rule draws)
+//! → the table probe → pruning before the move loop (reverse futility;
+//! the late-move pruning count) → the move loop (`moves`: the table's
+//! quiet move, then the ordered moves, each child searched with late-move
+//! reductions and re-searches) → the table store.
 
-use super::table::{cutoff, from_table, table_key};
-use super::{lost_already, no_move_score, pick, Worker, NO_EVAL};
+use std::ops::ControlFlow::{self, Break, Continue};
+
+use super::table::{cutoff, table_key};
+use super::{no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
-use crate::rules::movegen::{
-    count_moves, has_capture, has_quiet_move, legal_quiet_move, side_has_capture,
-};
+use crate::rules::movegen::{has_capture, has_quiet_move, side_has_capture};
 use crate::rules::{Goal, Position, Rules};
-use crate::search::tt::Bound;
-use crate::search::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::search::tt::MoveHint;
+use crate::search::{MATE, MATE_BOUND, MAX_PLY};
 
 /// Late-move pruning applies up to this depth (reverse futility up to the
 /// technique `futility-depth`, with the margin `futility-margin` a ply).
-const LATE_MOVE_DEPTH: i32 = 4;
-/// Nodes at least this deep mark their children as being searched and put
-/// off a child another thread is searching (two threads against one, time
-/// to bench depth 16, median of six interleaved runs: 0.60 from depth 5,
-/// 0.61 from 6, 0.62 from 4, 0.63 from 8, 0.68 without deferral).
-const DEFER_DEPTH: i32 = 5;
-/// Singular extension: the least depth of a PV node that tries it, and how
-/// far below the table's lower bound every other move must fail (Scan's
-/// figures: depth 8, 0.40 man).
-const SINGULAR_DEPTH: i32 = 8;
-const SINGULAR_MARGIN: i32 = 40;
-// Late-move pruning stops a move loop, which must hold no deferred move.
-const _: () = assert!(DEFER_DEPTH > LATE_MOVE_DEPTH);
+pub(super) const LATE_MOVE_DEPTH: i32 = 4;
 
 /// A node of the tree as its parent hands it over: the position, its
 /// distance from the root in plies and its draw-rule clocks.
@@ -57,6 +46,38 @@ pub(super) enum NodeKind {
     NonPv,
 }
 
+/// A node the rules left open, as the steps after them read it: the node,
+/// its depth and window (narrowed by mate-distance pruning), where it
+/// stands, and what its position says of its moves and draw clocks.
+#[derive(Clone, Copy)]
+pub(super) struct Frame<'p, R: Rules> {
+    /// The node.
+    pub(super) node: Node<'p, R>,
+    /// The depth it is searched to (at least 1).
+    pub(super) depth: i32,
+    /// The window's lower end.
+    pub(super) alpha: i32,
+    /// The window's upper end.
+    pub(super) beta: i32,
+    /// On the principal variation or not.
+    pub(super) kind: NodeKind,
+    /// Whether the side to move must capture (it has a move either way).
+    pub(super) must_capture: bool,
+    /// Plies the draw clocks leave before a rule draw (`None`: no rule
+    /// counts towards one); never 0.
+    pub(super) plies_until_draw: Option<u32>,
+}
+
+/// What pruning may do at a node, decided before its table probe.
+struct Pruning {
+    /// The static score of a node that reverse futility may cut (`None`
+    /// elsewhere).
+    static_eval: Option<i32>,
+    /// Moves the node searches before it prunes the rest (`usize::MAX`:
+    /// all of them).
+    late_move_limit: usize,
+}
+
 impl<R: Rules> Worker<'_, R> {
     /// Principal-variation search of `node` to `depth` within
     /// (`alpha`, `beta`), `kind` saying whether it is on the principal
@@ -65,340 +86,169 @@ impl<R: Rules> Worker<'_, R> {
         &mut self,
         node: Node<'_, R>,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         kind: NodeKind,
     ) -> i32 {
+        match self.node_steps(node, depth, alpha, beta, kind) {
+            Break(score) | Continue(score) => score,
+        }
+    }
+
+    /// The steps of [`negamax`](Self::negamax) in order; each that settles
+    /// the node breaks off with its score.
+    #[inline(always)]
+    fn node_steps(
+        &mut self,
+        node: Node<'_, R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        kind: NodeKind,
+    ) -> ControlFlow<i32, i32> {
+        let Node { pos, ply, .. } = node;
+        self.endgame_tables(node)?;
+        // The horizon: quiescence resolves captures and crowning moves.
+        if depth <= 0 {
+            return Break(self.quiesce(pos, alpha, beta, ply));
+        }
+        self.enter(pos, ply)?;
+        let frame = self.rule_verdicts(node, depth, alpha, beta, kind)?;
+        // A node that reverse futility may cut works out its static score
+        // before the probe, while the bucket the parent asked for is on
+        // its way.
+        let pruning = self.plan_pruning(&frame);
+        let (key, hint) = self.probe_table(&frame)?;
+        self.reverse_futility(&frame, pruning.static_eval)?;
+        let (best, best_move) = self.search_moves(&frame, hint, pruning.late_move_limit);
+        if self.stopped {
+            return Break(0);
+        }
+        let window = (frame.alpha, frame.beta);
+        self.store(key, best, window, ply, depth, best_move);
+        Continue(best)
+    }
+
+    /// The endgame tables, at any depth: the exact value of a position
+    /// they hold.
+    #[inline(always)]
+    fn endgame_tables(&mut self, node: Node<'_, R>) -> ControlFlow<i32> {
         let Node { pos, ply, clocks } = node;
-        let pv_node = kind == NodeKind::Pv;
-        // 0. Endgame tables, at any depth: the exact value.
         if pos.occupied().count_ones() <= self.egdb_pieces {
             if let Some(score) = self.egdb_score(pos, ply, &clocks) {
                 self.count_node();
-                return score;
+                return Break(score);
             }
         }
-        // 1. Horizon: resolve captures and crowning moves.
-        if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
-        }
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.buf.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if lost_already(pos) {
-            return -MATE + ply as i32;
-        }
-        // 2. Draws by repetition (at the first recurrence) and by material
-        // that can only be drawn.
+        Continue(())
+    }
+
+    /// What the rules settle before any move is searched: draws by
+    /// repetition (at the first recurrence) and by material that can only
+    /// be drawn, a window that mate-distance pruning closes, the last ply a
+    /// line may have, no move (a loss), and a rule draw now. A node they
+    /// leave open comes back as its frame.
+    #[inline(always)]
+    fn rule_verdicts<'p>(
+        &mut self,
+        node: Node<'p, R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        kind: NodeKind,
+    ) -> ControlFlow<i32, Frame<'p, R>> {
+        let Node { pos, ply, clocks } = node;
         if self.is_repetition(pos.key(), clocks.reversible_plies())
             || (pos.occupied().count_ones() <= 3 && self.shared.solved.is_draw(pos))
         {
-            return self.draw_score(pos);
+            return Break(self.draw_score(pos));
         }
-        // 3. Mate-distance pruning (in Losing a blocked side to move has
-        // won here, at this ply).
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - i32::from(R::GOAL != Goal::Losing));
+        let (alpha, beta) = mate_distance_window::<R>(alpha, beta, ply);
         if alpha >= beta {
-            return alpha;
+            return Break(alpha);
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, ply);
+            return Break(self.evaluate(pos, ply));
         }
-        // 4. Moves; none is a loss. Which moves exist follows from bitboard
-        // tests; they are only listed once a step below needs them. (These
-        // tests come before the table probe, whose bucket the parent asked
-        // for: they run while it is on its way.)
+        // Which moves exist follows from bitboard tests; they are only
+        // listed once the move loop needs them. (These tests come before
+        // the table probe, whose bucket the parent asked for: they run
+        // while it is on its way.)
         let must_capture = has_capture(pos);
         if !must_capture && !has_quiet_move(pos) {
-            return no_move_score::<R>(ply);
+            return Break(no_move_score::<R>(ply));
         }
         // A win on the last allowed move is a win: the rules' draws (no
         // plies left on the draw clocks) come after the check for a lost
         // position.
         let plies_until_draw = clocks.plies_until_draw(&self.draw);
         if plies_until_draw == Some(0) {
-            return self.draw_score(pos);
+            return Break(self.draw_score(pos));
         }
-        // 5. Transposition table; the key includes the draw clocks when a
-        // draw rule is near enough to change the result. A calm non-PV
-        // node near the horizon works out its static score first, which
-        // the pruning steps below need unless the table cuts: the bucket
-        // the parent asked for arrives meanwhile. `calm` is only worked out
-        // where a pruning step can use it.
+        Continue(Frame {
+            node,
+            depth,
+            alpha,
+            beta,
+            kind,
+            must_capture,
+            plies_until_draw,
+        })
+    }
+
+    /// Which pruning a node may use: only a calm one (off the principal
+    /// variation, near the horizon, no capture pending for either side)
+    /// prunes. Reverse futility needs its static score (not with a mate
+    /// score for beta); late-move pruning counts its moves. `calm` is only
+    /// worked out where a pruning step can use it.
+    #[inline(always)]
+    fn plan_pruning(&mut self, frame: &Frame<'_, R>) -> Pruning {
+        let Frame { node, depth, .. } = *frame;
         let futility_depth = self.params.futility_depth as i32;
-        let calm = !pv_node
+        let calm = frame.kind == NodeKind::NonPv
             && depth <= futility_depth.max(LATE_MOVE_DEPTH)
-            && !must_capture
-            && !side_has_capture(pos, pos.side_to_move().opponent());
-        let prunable = calm && depth <= futility_depth && beta.abs() < MATE_BOUND;
-        let mut static_eval = prunable.then(|| self.evaluate(pos, ply));
-        let key = table_key(pos, plies_until_draw);
+            && !frame.must_capture
+            && !side_has_capture(node.pos, node.pos.side_to_move().opponent());
+        if !calm {
+            return Pruning {
+                static_eval: None,
+                late_move_limit: usize::MAX,
+            };
+        }
+        let futile = depth <= futility_depth && frame.beta.abs() < MATE_BOUND;
+        Pruning {
+            static_eval: futile.then(|| self.evaluate(node.pos, node.ply)),
+            late_move_limit: late_move_limit(depth, self.params.late_move_scale),
+        }
+    }
+
+    /// The table probe: the node's key (salted by the draw clocks when a
+    /// rule draw is near enough to change the result) and the table's
+    /// move. A stored bound at no less depth that settles the window ends
+    /// a node off the principal variation.
+    #[inline(always)]
+    fn probe_table(&self, frame: &Frame<'_, R>) -> ControlFlow<i32, (u64, MoveHint)> {
+        let key = table_key(frame.node.pos, frame.plies_until_draw);
         let entry = self.shared.table.probe(key);
-        let hint = entry.map(|e| e.hint).unwrap_or_default();
         if let Some(e) = entry {
-            if !pv_node && e.depth >= depth {
-                if let Some(score) = cutoff(e, alpha, beta, ply) {
-                    return score;
+            if frame.kind == NodeKind::NonPv && e.depth >= frame.depth {
+                if let Some(score) = cutoff(e, frame.alpha, frame.beta, frame.node.ply) {
+                    return Break(score);
                 }
             }
         }
-        // 5a. Quiet, far above beta near the horizon: trust the static score
-        // (not when a capture is pending for either side).
-        // The technique `improving`: the static score of every node that
-        // need not capture, and whether it is above that of the same side's
-        // node two plies up (false where either has none).
-        if self.params.improving != 0 {
-            if !must_capture && static_eval.is_none() {
-                static_eval = Some(self.evaluate(pos, ply));
-            }
-            self.buf.evals[ply] = static_eval.unwrap_or(NO_EVAL);
+        Continue((key, entry.map(|e| e.hint).unwrap_or_default()))
+    }
+
+    /// Reverse futility: a calm node near the horizon whose static score
+    /// is far above beta returns it.
+    #[inline(always)]
+    fn reverse_futility(&self, frame: &Frame<'_, R>, static_eval: Option<i32>) -> ControlFlow<i32> {
+        let margin = self.params.futility_margin;
+        match static_eval {
+            Some(eval) if far_above_beta(eval, frame.beta, frame.depth, margin) => Break(eval),
+            _ => Continue(()),
         }
-        let improving = match static_eval.filter(|_| self.params.improving != 0) {
-            Some(eval) if ply >= 2 => {
-                let before = self.buf.evals[ply - 2];
-                before != NO_EVAL && eval > before
-            }
-            _ => false,
-        };
-        if let Some(mut eval) = static_eval.filter(|_| prunable) {
-            // The technique `table-eval`: a table score that bounds the
-            // node's value beyond the static score stands for it.
-            if let Some(e) = entry.filter(|_| self.params.table_eval != 0) {
-                let score = from_table(e.score, ply);
-                let closer = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > eval,
-                    Bound::Upper => score < eval,
-                };
-                if closer && score.abs() < MATE_BOUND {
-                    eval = score;
-                }
-            }
-            let margin = self.params.futility_margin as i32;
-            let plies = depth - improving as i32;
-            if margin > 0 && depth <= futility_depth && eval - margin * plies >= beta {
-                return eval;
-            }
-        }
-        // Moves searched at a calm node before the rest are pruned.
-        let limit = if calm {
-            let scale = self.params.late_move_scale;
-            // With `improving`, a node whose score is not rising keeps two
-            // thirds of the moves.
-            let scale = if self.params.improving != 0 && !improving {
-                scale * 2 / 3
-            } else {
-                scale
-            };
-            late_move_limit(depth, scale)
-        } else {
-            usize::MAX
-        };
-        // 6. The table's move, when it is a legal quiet move, is searched
-        // before the others are listed: when it cuts, they never are.
-        let mut list = std::mem::take(&mut self.buf.lists[ply]);
-        let mut order = std::mem::take(&mut self.buf.order[ply]);
-        let early = hint
-            .quiet_ends()
-            .filter(|_| !must_capture)
-            .and_then(|(from, to)| legal_quiet_move(pos, from, to));
-        let mut n = 0;
-        if early.is_none() {
-            n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
-        }
-        // A forced reply costs no depth (the technique `forced-extension`).
-        let forced = self.params.forced_extension != 0
-            && match early {
-                Some(_) => count_moves(pos, &mut list) == 1,
-                None => n == 1,
-            };
-        let extension = (forced && ply < MAX_PLY / 2) as i32;
-        let new_depth = depth - 1 + extension;
-        // Children at the horizon go to quiescence, which needs no draw
-        // clocks.
-        let leaf = new_depth <= 0;
-        // 7. Ordered PVS loop.
-        let alpha_start = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        self.keys.push(pos.key());
-        // Moves put off because another thread is searching their child;
-        // they are searched after the others, at their own index.
-        let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
-        let mut deferred = match busy {
-            Some(_) => std::mem::take(&mut self.buf.deferred[ply]),
-            None => Vec::new(),
-        };
-        deferred.clear();
-        // The next move's child is made one step ahead and its table bucket
-        // asked for, so that its probe finds the bucket in the cache (the
-        // first child's is asked for just before it is searched).
-        let mut upcoming = None;
-        let mut turn = 0;
-        loop {
-            if turn == 1 && n == 0 {
-                // The table's move was searched first and did not cut: list
-                // the moves; it comes first again, and is skipped.
-                n = self.list_moves(pos, must_capture, &mut list, &mut order, hint, ply);
-                let first = pick(list.as_mut_slice(), &mut order, 0);
-                debug_assert!(Some(first) == early, "the table's move is first");
-            }
-            let (i, mv, child, child_clocks) = if let Some(mv) = early.filter(|_| turn == 0) {
-                let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
-                (0, mv, child, child_clocks)
-            } else if turn < n {
-                let i = turn;
-                // Late moves near the horizon of a calm non-PV node are not
-                // searched at all: all its moves are quiet and come in order,
-                // so the rest go unmade (no thread defers at this depth).
-                if i >= limit && best > -MATE_BOUND {
-                    turn = n;
-                    continue;
-                }
-                let (mv, child, child_clocks) = match upcoming.take() {
-                    Some(made) => made,
-                    None => {
-                        let mv = pick(list.as_mut_slice(), &mut order, i);
-                        let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
-                        (mv, child, child_clocks)
-                    }
-                };
-                // (Not when the next move is past the late-move limit of a
-                // calm node: it would be pruned unsearched.)
-                if depth >= 2 && i + 1 < n && i + 1 < limit {
-                    let next = pick(list.as_mut_slice(), &mut order, i + 1);
-                    let (child, child_clocks) = self.child_of(pos, next, clocks, leaf);
-                    upcoming = Some((next, child, child_clocks));
-                }
-                (i, mv, child, child_clocks)
-            } else if let Some(&(i, mv)) = deferred.get(turn - n) {
-                let (child, child_clocks) = self.child_of(pos, mv, clocks, leaf);
-                (i, mv, child, child_clocks)
-            } else {
-                break;
-            };
-            turn += 1;
-            debug_assert!(n == 0 || list.as_slice()[i] == mv, "move {i} is searched");
-            let quiet = !mv.is_capture();
-            if let Some(busy) = busy {
-                if turn <= n && i > 0 && busy.contains(child.key()) {
-                    deferred.push((i, mv));
-                    continue;
-                }
-                busy.enter(child.key());
-            }
-            let child_node = Node {
-                pos: &child,
-                ply: ply + 1,
-                clocks: child_clocks,
-            };
-            let mut score;
-            if i == 0 {
-                // The table's move at a PV node, when no other move comes
-                // near its stored lower bound, is searched a ply deeper.
-                let singular = pv_node
-                    && self.params.singular != 0
-                    && depth >= SINGULAR_DEPTH
-                    && extension == 0
-                    && ply < MAX_PLY / 2
-                    && hint.matches(mv)
-                    && entry.is_some_and(|e| {
-                        e.bound == Bound::Lower
-                            && e.depth >= depth - 4
-                            && from_table(e.score, ply).abs() < MATE_BOUND
-                            && self.is_singular(
-                                node,
-                                mv,
-                                must_capture,
-                                from_table(e.score, ply) - SINGULAR_MARGIN,
-                                depth,
-                            )
-                    });
-                score = -self.search_child(
-                    child_node,
-                    new_depth + singular as i32,
-                    -beta,
-                    -alpha,
-                    kind,
-                );
-            } else {
-                let reduction = if depth >= 3
-                    && quiet
-                    && extension == 0
-                    && self.params.lmr_divisor != 0
-                    && i >= if pv_node { 4 } else { 2 }
-                    && !self.buf.killers[ply].contains(&mv)
-                {
-                    let r = self.buf.reductions[(depth as usize).min(63)][i.min(63)];
-                    let trusted = self.params.lmr_history != 0 && self.history_of(mv) > 0;
-                    (r - pv_node as i32 - trusted as i32).clamp(1, new_depth - 1)
-                } else {
-                    0
-                };
-                score = -self.search_child(
-                    child_node,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    NodeKind::NonPv,
-                );
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.search_child(
-                        child_node,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        NodeKind::NonPv,
-                    );
-                }
-                if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.search_child(child_node, new_depth, -beta, -alpha, NodeKind::Pv);
-                }
-            }
-            if let Some(busy) = busy {
-                busy.leave(child.key());
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    // A null-window node keeps only its move: its line is
-                    // read only after a fail high, which is searched again.
-                    let (head, tail) = self.buf.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    if pv_node {
-                        head[ply].extend_from_slice(&tail[0]);
-                    }
-                    if alpha >= beta {
-                        if quiet {
-                            self.reward(mv, ply, depth, &list.as_slice()[..i]);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        self.keys.pop();
-        self.buf.lists[ply] = list;
-        self.buf.order[ply] = order;
-        if busy.is_some() {
-            self.buf.deferred[ply] = deferred;
-        }
-        if self.stopped {
-            return 0;
-        }
-        // 8. Store.
-        self.store(key, best, (alpha_start, beta), ply, depth, best_move);
-        best
     }
 
     /// A child of the move loop: quiescence at the horizon, called directly
@@ -420,6 +270,27 @@ impl<R: Rules> Worker<'_, R> {
     }
 }
 
+/// The window (`alpha`, `beta`) of a node at `ply` narrowed to the scores
+/// it can have: no loss sooner than now and no win sooner than the next
+/// ply (in Losing a blocked side to move has won here, at this ply).
+#[inline(always)]
+fn mate_distance_window<R: Rules>(alpha: i32, beta: i32, ply: usize) -> (i32, i32) {
+    let sooner_win = i32::from(R::GOAL != Goal::Losing);
+    (
+        alpha.max(-MATE + ply as i32),
+        beta.min(MATE - ply as i32 - sooner_win),
+    )
+}
+
+/// Whether the static score `eval` of a node of `depth` is far enough
+/// above `beta` for reverse futility: by `margin` (hundredths of a man) a
+/// ply; never with a margin of 0.
+#[inline(always)]
+fn far_above_beta(eval: i32, beta: i32, depth: i32, margin: u32) -> bool {
+    let margin = margin as i32;
+    margin > 0 && eval - margin * depth >= beta
+}
+
 /// Moves searched at a calm non-PV node of this depth before the rest are
 /// pruned: 3 plus `scale` percent of the depth squared.
 #[inline(always)]
@@ -428,5 +299,48 @@ fn late_move_limit(depth: i32, scale: u32) -> usize {
         3 + (depth * depth) as usize * scale as usize / 100
     } else {
         usize::MAX
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{International, Losing};
+    use crate::search::INFINITY;
+
+    #[test]
+    fn mate_distance_pruning_keeps_the_scores_a_node_can_have() {
+        // At ply 3 no side is mated sooner than now, nor mates sooner than
+        // at ply 4; in Losing the side to move can have won at ply 3.
+        let open = (-INFINITY, INFINITY);
+        let normal = mate_distance_window::<International>(open.0, open.1, 3);
+        assert_eq!(normal, (-MATE + 3, MATE - 4));
+        let losing = mate_distance_window::<Losing>(open.0, open.1, 3);
+        assert_eq!(losing, (-MATE + 3, MATE - 3));
+        // A window of ordinary scores is left as it is.
+        assert_eq!(mate_distance_window::<International>(-50, 80, 3), (-50, 80));
+        // A window asking for a mate sooner than possible closes.
+        let (alpha, beta) = mate_distance_window::<International>(MATE - 2, INFINITY, 3);
+        assert!(alpha >= beta);
+    }
+
+    #[test]
+    fn reverse_futility_needs_a_margin_a_ply_above_beta() {
+        // 60 a ply: at depth 3 a score 180 above beta is enough, 179 not.
+        assert!(far_above_beta(280, 100, 3, 60));
+        assert!(!far_above_beta(279, 100, 3, 60));
+        // A deeper node needs more.
+        assert!(!far_above_beta(280, 100, 4, 60));
+        // Margin 0 turns the technique off, however high the score.
+        assert!(!far_above_beta(1000, 100, 1, 0));
+    }
+
+    #[test]
+    fn late_move_pruning_counts_moves_by_depth_only_near_the_horizon() {
+        assert_eq!(late_move_limit(1, 100), 4);
+        assert_eq!(late_move_limit(4, 100), 19);
+        assert_eq!(late_move_limit(4, 50), 11);
+        assert_eq!(late_move_limit(4, 0), 3);
+        assert_eq!(late_move_limit(LATE_MOVE_DEPTH + 1, 100), usize::MAX);
     }
 }

@@ -62,12 +62,6 @@ impl<R: Rules> Worker<'_, R> {
         list.len()
     }
 
-    /// The history score of the quiet move `mv`.
-    #[inline(always)]
-    pub(super) fn history_of(&self, mv: Move) -> i32 {
-        self.buf.history[history_index(mv)]
-    }
-
     /// A quiet move caused a cut: remember it as a killer and in the history;
     /// the quiet moves tried before it lose as much.
     pub(super) fn reward(&mut self, mv: Move, ply: usize, depth: i32, tried: &[Move]) {

@@ -1,12 +1,14 @@
 //! Quiescence: capture sequences and crowning moves below the horizon of
 //! the tree search.
 
-use super::{cutoff, lost_already, no_move_score, Worker};
+use std::ops::ControlFlow;
+
+use super::{cutoff, no_move_score, Worker};
 use crate::rules::draw::DrawClocks;
 use crate::rules::movegen::{generate, generate_captures, has_capture};
 use crate::rules::movegen::{has_quiet_move, man_step_squares};
 use crate::rules::{Goal, Position, Rules};
-use crate::search::{INFINITY, MATE, MAX_PLY};
+use crate::search::{INFINITY, MAX_PLY};
 
 /// Quiescence uses the table only with at least this many kings on the board.
 pub(super) const QS_TABLE_KINGS: u32 = 4;
@@ -22,14 +24,8 @@ impl<R: Rules> Worker<'_, R> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.buf.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if lost_already(pos) {
-            return -MATE + ply as i32;
+        if let ControlFlow::Break(score) = self.enter(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);

@@ -90,19 +90,7 @@ impl<R: Rules> Worker<'_, R> {
                 score = self.root_moves[0].score;
             }
             if self.id == 0 {
-                self.publish();
-                for (line, rm) in self.root_moves[..completed].iter().enumerate() {
-                    report(&Iteration {
-                        depth,
-                        seldepth: self.seldepth as u32,
-                        score: rm.score,
-                        nodes: self.shared.nodes(),
-                        time: self.shared.control.searching_for(),
-                        pv: rm.pv.clone(),
-                        hashfull: self.shared.table.hashfull(),
-                        multipv: line + 1,
-                    });
-                }
+                self.report_lines(depth, completed, report);
             }
             // A stopped iteration still counts when its best move was fully
             // searched (the first root move always is, or a better one).
@@ -149,13 +137,8 @@ impl<R: Rules> Worker<'_, R> {
             // The soft limit counts the time spent pondering on the move
             // that was played: the search is that much deeper already. The
             // hard limit runs from the ponder-hit, when the clock started.
-            if let Some(soft) = soft {
-                if !self.shared.control.pondering()
-                    && self.shared.control.searching_for().as_secs_f64()
-                        > soft.as_secs_f64() * scale * 0.55
-                {
-                    break;
-                }
+            if soft.is_some_and(|soft| self.past_soft_limit(soft, scale)) {
+                break;
             }
             // A proven win or loss ends the search early, but a fixed move
             // time is used to the end: it cannot be saved for later moves.
@@ -172,6 +155,33 @@ impl<R: Rules> Worker<'_, R> {
         }
         self.publish();
         result
+    }
+
+    /// Reports the first `completed` lines of the iteration of `depth`,
+    /// best first (the main worker reports for all).
+    fn report_lines(&self, depth: u32, completed: usize, report: &mut dyn FnMut(&Iteration)) {
+        self.publish();
+        for (line, rm) in self.root_moves[..completed].iter().enumerate() {
+            report(&Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: rm.score,
+                nodes: self.shared.nodes(),
+                time: self.shared.control.searching_for(),
+                pv: rm.pv.clone(),
+                hashfull: self.shared.table.hashfull(),
+                multipv: line + 1,
+            });
+        }
+    }
+
+    /// Whether the search has spent the part of the `soft` limit that
+    /// starts no new iteration, `scale` times it as the search is settled
+    /// or not (never while pondering).
+    fn past_soft_limit(&self, soft: Duration, scale: f64) -> bool {
+        let control = self.shared.control;
+        !control.pondering()
+            && control.searching_for().as_secs_f64() > soft.as_secs_f64() * scale * 0.55
     }
 
     /// The depth of the next iteration after `done`. The main worker goes
