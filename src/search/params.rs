@@ -2,10 +2,10 @@
 //! tuned, each a number by name: the one table the engine's parameters,
 //! `tempo bench` and `tempo tactics` set them from, so that a technique is
 //! measured as it is played.
-//! Each has the default the games chose (benches/RESULTS.md, "Search
-//! experiments"): all are off (0) but the reverse-futility margin and
-//! depth, the late-move pruning count and reductions, the aspiration
-//! window and the forced-reply extension.
+//! Each has the default the games chose (benches/search.md and
+//! benches/search-tuning.md): all are off (0) but the reverse-futility
+//! margin and depth, the late-move pruning count and reductions, the
+//! aspiration window and the forced-reply extension.
 
 /// The parameters of one search: its techniques, on, off or tuned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
