@@ -6,7 +6,7 @@
 #
 # The build here skips link-time optimisation (CARGO_PROFILE_PYTHON_*):
 # CI checks what the package does, and a fat-LTO build of the crate takes
-# minutes more on 2 cores. The speed figures of benches/RESULTS.md are
+# minutes more on 2 cores. The speed figures of benches/tools.md are
 # taken on the full `python` profile, the one `pip install ./python` uses.
 set -euo pipefail
 

@@ -6,7 +6,7 @@
 //!   normal tier; the deeper ones run in one ignored test (`cargo test
 //!   --test perft -- --ignored --nocapture` prints a line per row).
 //! - `K` and `P` rows count capture paths in other conventions and are not
-//!   compared (see benches/RESULTS.md); the data file keeps them, marked.
+//!   compared (see benches/variants.md); the data file keeps them, marked.
 //! - `perft_threads` with two workers equals single-threaded perft.
 //! - The binary prints `depth D nodes N time S mnps X` lines, deepest last,
 //!   and rejects a bad `--fen` with a message and a non-zero exit.

@@ -1,4 +1,4 @@
-"""tempo from Python, measured side by side in one run (benches/RESULTS.md).
+"""tempo from Python, measured side by side in one run (benches/tools.md, "Python package").
 
 Usage: python python/benches/speed.py PATH_TO_TEMPO_CLI [PERFT_DEPTH]
 

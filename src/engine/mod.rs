@@ -97,7 +97,7 @@ pub const MAX_THREADS: usize = 256;
 /// Default draw avoidance, hundredths of a man: a draw counts as a quarter
 /// of a man lost when playing (never in analysis). A trade that wins more
 /// against weaker opponents and costs a little against equals
-/// (benches/RESULTS.md, "Contempt"); 0 for matches against equals or
+/// (benches/search.md, "Contempt"); 0 for matches against equals or
 /// stronger engines.
 pub const DEFAULT_CONTEMPT: usize = 25;
 /// Largest contempt accepted, hundredths of a man.

@@ -9,7 +9,7 @@
 //! prefers worse plans, it does not give pieces away for nothing.
 //!
 //! The Elo of a level is measured, not guessed: `LEVEL_ELO` comes from
-//! matches of each level against the next (benches/RESULTS.md, "Strength
+//! matches of each level against the next (benches/tools.md, "Strength
 //! levels"), anchored at level 1 = 1000.
 
 /// The top level: full strength, the search as configured.
@@ -63,7 +63,7 @@ const PLANS: [(Budget, i32, usize); MAX_LEVEL as usize - 1] = [
 
 /// The measured Elo of each level, 1 to `MAX_LEVEL`: level 1 = 1000, and
 /// each next level the Elo difference its games against the one below
-/// gave (benches/RESULTS.md, "Strength levels", 2026-12-05).
+/// gave (benches/tools.md, "Strength levels", 2026-12-05).
 pub const LEVEL_ELO: [u32; MAX_LEVEL as usize] = [
     1000, 1111, 1234, 1333, 1442, 1521, 1631, 1735, 1830, 1958, 2020, 2134, 2277, 2400, 2523, 2614,
     2702, 2778, 2795, 2934,

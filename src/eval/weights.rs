@@ -66,7 +66,7 @@ pub struct Weights {
 }
 
 /// The weights in use on 10x10 boards, fitted to International games
-/// (benches/RESULTS.md, "Evaluation tuning"); the learned patterns were
+/// (benches/evaluation.md, "Evaluation tuning"); the learned patterns were
 /// fitted on top of them, so they stay as they are.
 pub const WEIGHTS: Weights = Weights {
     man: 100,

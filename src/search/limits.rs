@@ -40,7 +40,7 @@ pub struct Limits {
 /// decides to stop to the move read by the GUI (the search checks the
 /// clock every 1024 nodes, unwinds, the adapter writes `done`, the pipe
 /// delivers it). Measured by `tempo match --movetime 0.2` on a 2-core
-/// machine running two games at once: see `benches/RESULTS.md`.
+/// machine running two games at once: see `benches/time.md`.
 pub const MOVE_TIME_MARGIN: Duration = Duration::from_millis(5);
 
 /// Time that stays on a game clock whatever the budget: the GUI's own

@@ -2,9 +2,10 @@
 //! tuned, each a number by name: the one table the engine's parameters,
 //! `tempo bench` and `tempo tactics` set them from, so that a technique is
 //! measured as it is played.
-//! Each has the default the games chose (benches/RESULTS.md, "Search
-//! experiments"). A technique that lost in games leaves the search: the
-//! notebook keeps its measurements and the last commit that had it.
+//! Each has the default the games chose (benches/search.md and
+//! benches/search-tuning.md). A technique that lost in games leaves the
+//! search: the notebook keeps its measurements and the last commit that
+//! had it.
 
 /// The parameters of one search: its techniques, on, off or tuned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

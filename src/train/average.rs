@@ -3,7 +3,7 @@
 //! Two fits of the same model on similar data land in different places of
 //! a wide, flat minimum; each carries its own noise. Their mean keeps what
 //! they agree on and halves what is noise, so it predicts held-out games
-//! better than either (`benches/RESULTS.md`, "The mean of two fits").
+//! better than either (`benches/evaluation-patterns.md`, "The mean of two fits").
 
 use crate::eval::patterns::Patterns;
 

@@ -187,7 +187,7 @@ pub fn builtin_network(kind: VariantKind) -> Option<Arc<Network>> {
 }
 
 /// The network file shipped for `kind`, if one was trained (its command,
-/// data and games: benches/STATE.md and RESULTS, "Network evaluation").
+/// data and games: benches/STATE.md and benches/evaluation-network.md).
 fn shipped_bytes(kind: VariantKind) -> Option<&'static [u8]> {
     match kind {
         VariantKind::International => Some(include_bytes!("../weights/international.tnn")),

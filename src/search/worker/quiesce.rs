@@ -40,7 +40,7 @@ impl<R: Rules> Worker<'_, R> {
         // Capture sequences of many kings branch widely and transpose often:
         // there the table answers repeated positions (the key is the
         // position's own, shared with the main search). With few kings the
-        // table cost more than it saved (benches/RESULTS.md, "Quiescence").
+        // table cost more than it saved (benches/search.md, "Quiescence").
         let use_table = pos.all_kings().count_ones() >= QS_TABLE_KINGS;
         let key = pos.key();
         let entry = if use_table {
