@@ -560,22 +560,22 @@ fn scan_dir(name: &str) -> std::path::PathBuf {
 }
 
 /// An engine speaking Scan 2.0's first Hub protocol (the random mover with
-/// `--scan1`) is told apart by its answer to `hub` and plays refereed games
+/// `--scan2`) is told apart by its answer to `hub` and plays refereed games
 /// from its own working directory, the one whose `scan.ini` it reads; without
 /// that directory it cannot start, and the match says why.
 #[test]
-fn a_scan1_engine_plays_from_its_own_directory() {
-    let mover = format!("{} --scan1", random_mover().display());
-    let dir = scan_dir("scan1-home");
-    let pdn = fresh_file("scan1.pdn");
+fn a_scan2_engine_plays_from_its_own_directory() {
+    let mover = format!("{} --scan2", random_mover().display());
+    let dir = scan_dir("scan2-home");
+    let pdn = fresh_file("scan2.pdn");
     let stdout = succeeds(
         tempo()
             .args(["match", "--games", "2", "--depth", "3"])
             .args(["--engine", &hub(), "--engine", &mover])
-            .args(["--name", "tempo", "--name", "scan1"])
-            .args(["--option", "scan1:book=false"])
+            .args(["--name", "tempo", "--name", "scan2"])
+            .args(["--option", "scan2:book=false"])
             .arg("--dir")
-            .arg(format!("scan1:{}", dir.display()))
+            .arg(format!("scan2:{}", dir.display()))
             .arg("--pdn")
             .arg(&pdn),
         "",
@@ -603,9 +603,9 @@ fn a_scan1_engine_plays_from_its_own_directory() {
 /// variant other than International, a node limit, a working directory
 /// that does not exist.
 #[test]
-fn what_a_scan1_engine_cannot_play_stops_the_match() {
-    let mover = format!("{} --scan1", random_mover().display());
-    let dir = scan_dir("scan1-refusals");
+fn what_a_scan2_engine_cannot_play_stops_the_match() {
+    let mover = format!("{} --scan2", random_mover().display());
+    let dir = scan_dir("scan2-refusals");
     let dir_arg = format!("2:{}", dir.display());
     let no_game = "no game was played";
     for (extra, needles) in [
@@ -637,7 +637,7 @@ fn what_a_scan1_engine_cannot_play_stops_the_match() {
 /// A Scan-protocol engine that plays an illegal move, never answers or
 /// crashes loses each game, counted by kind, as a Hub v2 one does.
 #[test]
-fn a_misbehaving_scan1_engine_loses_its_games() {
+fn a_misbehaving_scan2_engine_loses_its_games() {
     for (mode, kind, said) in [
         (
             "illegal",
@@ -651,7 +651,7 @@ fn a_misbehaving_scan1_engine_loses_its_games() {
         ),
         ("crash", "illegal=0 timeouts=0 crashes=2", "crashed"),
     ] {
-        let stdout = faulty_loses_both(&format!("scan1_engine.sh {mode}"), said, kind);
+        let stdout = faulty_loses_both(&format!("scan2_engine.sh {mode}"), said, kind);
         let faulty = stdout
             .lines()
             .find(|l| l.starts_with("finished:"))

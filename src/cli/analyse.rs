@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use super::resources::ResourceArgs;
+use super::resource_args::ResourceArgs;
 use super::VariantParser;
 use crate::analyse::annotate::annotated_pdn;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::resources::ResourceArgs;
+use super::resource_args::ResourceArgs;
 use super::selfplay::{open_data, progress_printer, report, threads_or_all};
 use super::VariantParser;
 use crate::pdn::read_games;

@@ -21,7 +21,7 @@ mod game;
 mod hub;
 mod matches;
 pub mod perft;
-mod resources;
+mod resource_args;
 mod selfplay;
 mod serve;
 mod tactics;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::resources::ResourceArgs;
+use super::resource_args::ResourceArgs;
 use super::VariantParser;
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::search::resources::EvalSource;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::resources::ResourceArgs;
+use super::resource_args::ResourceArgs;
 use super::VariantParser;
 use crate::analyse::tactics::{read_shots, solve_all, Summary, TacticsSettings, FAST};
 use crate::rules::VariantKind;

@@ -1,5 +1,5 @@
 //! `tempo train`: fits the pattern weights to self-play data files and
-//! writes a weights file (see `train::fit`).
+//! writes a weights file (see `train::pattern_fit`).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -20,8 +20,8 @@ use crate::eval::Evaluator;
 use crate::rules::{Rules, VariantKind};
 use crate::train::distinct::Split;
 use crate::train::exact::relabel;
-use crate::train::fit::{fit, EpochReport, FitConfig, Samples};
 use crate::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
+use crate::train::pattern_fit::{fit, EpochReport, FitConfig, Samples};
 use crate::train::sets::load;
 
 /// Arguments of `tempo train`.

@@ -3,7 +3,7 @@
 //! one by its name. The rules core knows the settings only as the typed
 //! fields of [`DrawSettings`].
 
-use super::types::{Param, ParamKind};
+use super::vocabulary::{Param, ParamKind};
 use crate::rules::draw::DrawSettings;
 
 /// Which field of [`DrawSettings`] a parameter sets.

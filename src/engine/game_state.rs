@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use crossbeam_channel::Sender;
 
 use super::strength::{choose, LevelPlan};
-use super::types::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
+use super::vocabulary::{EngineError, EngineEvent, GoMode, Limits, MoveSquares, Score, SearchInfo};
 use super::Options;
 use crate::book::Book;
 use crate::game::{Game, GameResult};

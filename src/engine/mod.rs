@@ -21,7 +21,7 @@ pub mod draw_params;
 mod game_state;
 mod params;
 pub mod strength;
-pub mod types;
+pub mod vocabulary;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ pub use crate::search::resources::{DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES};
 use crate::search::tt::Table;
 use crate::search::{solved_draws, Control, SearchParams};
 use game_state::{new_game_state, BookHit, SearchRequest, VariantGame};
-pub use types::{
+pub use vocabulary::{
     EngineError, EngineEvent, GoMode, Limits, MoveSquares, Param, ParamKind, Score, SearchInfo,
 };
 

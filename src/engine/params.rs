@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::game_state::new_game_state;
 use super::strength::{level_for_elo, LEVEL_ELO, MAX_LEVEL};
-use super::types::{EngineError, Param, ParamKind};
+use super::vocabulary::{EngineError, Param, ParamKind};
 use super::{
     draw_params, warming, EngineHost, MAX_BOOK_MARGIN, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV,
     MAX_THREADS,

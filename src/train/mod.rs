@@ -3,7 +3,7 @@
 //! the merge of the files of a sharded run into one (`merge`), the
 //! positions each once (`distinct`), the endgame tables' values for those
 //! within them (`exact`), the training and held-out sets of data files
-//! (`sets`), the fit of the pattern weights to them (`fit`) and of a
+//! (`sets`), the fit of the pattern weights to them (`pattern_fit`) and of a
 //! network on top (`network_fit`), and the mean of fitted sets
 //! (`average`).
 //!
@@ -15,9 +15,9 @@ pub mod batches;
 pub mod data;
 pub mod distinct;
 pub mod exact;
-pub mod fit;
 pub mod label;
 pub mod merge;
 pub mod network_fit;
+pub mod pattern_fit;
 pub mod selfplay;
 pub mod sets;

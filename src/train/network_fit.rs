@@ -22,7 +22,9 @@
 use rayon::prelude::*;
 
 use super::distinct::Distinct;
-use super::fit::{cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule};
+use super::pattern_fit::{
+    cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule,
+};
 use crate::eval::network::{
     dense_from_rows, for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION,
     MAX_DENSE_WEIGHT, QA, QO, QW,

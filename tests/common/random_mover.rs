@@ -1,5 +1,5 @@
 //! The random mover example (`examples/random_mover.rs`): an opponent for
-//! the referee's tests that answers at once, in Hub v2 or, with `--scan1`,
+//! the referee's tests that answers at once, in Hub v2 or, with `--scan2`,
 //! in Scan 2.0's first Hub protocol.
 
 /// The random mover next to the tempo binary (the full `cargo test`

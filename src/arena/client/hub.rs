@@ -1,5 +1,5 @@
 //! Hub over a child process's standard input and output, in either
-//! dialect: Hub v2 and Scan 2.0's first Hub protocol (`scan1`).
+//! dialect: Hub v2 and Scan 2.0's first Hub protocol (`scan2`).
 //!
 //! A reader thread turns the engine's stdout into lines on a channel (end of
 //! output becomes `None`), so every wait has a deadline and a silent or dead
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use super::scan1::{self, Reply};
+use super::scan2::{self, Reply};
 use super::{
     add_stderr, engine_command, keep_tail, split_command, ClientError, Dialect, EngineSpec,
     HANDSHAKE_TIMEOUT, READY_TIMEOUT,
@@ -107,7 +107,7 @@ impl HubClient {
         self.dialect = dialect;
         match dialect {
             Dialect::Hub2 => self.configure_hub2(spec, variant, speaks_numbering)?,
-            Dialect::Scan1 => self.configure_scan1(spec, variant)?,
+            Dialect::Scan2 => self.configure_scan2(spec, variant)?,
         }
         self.send("init")?;
         self.wait_for_ready()
@@ -167,7 +167,7 @@ impl HubClient {
     }
 
     /// The options of a Scan 2.0 engine, which plays International only.
-    fn configure_scan1(
+    fn configure_scan2(
         &mut self,
         spec: &EngineSpec,
         variant: VariantKind,
@@ -181,7 +181,7 @@ impl HubClient {
         }
         for (name, value) in &spec.options {
             if name != Numbering::PARAM {
-                let line = scan1::set_line(name, value)
+                let line = scan2::set_line(name, value)
                     .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?;
                 self.send(&line)?;
             }
@@ -200,7 +200,7 @@ impl HubClient {
             match split_line(&line) {
                 Some(("wait", _)) => {
                     let dialect = if said_name && !said_id {
-                        Dialect::Scan1
+                        Dialect::Scan2
                     } else {
                         Dialect::Hub2
                     };
@@ -256,7 +256,7 @@ impl HubClient {
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
         let line = match self.dialect {
             Dialect::Hub2 => format!("set-param name={name} value=\"{value}\""),
-            Dialect::Scan1 => scan1::set_line(name, value)
+            Dialect::Scan2 => scan2::set_line(name, value)
                 .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?,
         };
         self.send(&line)?;
@@ -282,7 +282,7 @@ impl HubClient {
     pub fn new_game(&mut self) -> Result<(), ClientError> {
         match self.dialect {
             Dialect::Hub2 => self.send("new-game"),
-            Dialect::Scan1 => self.send("new"),
+            Dialect::Scan2 => self.send("new"),
         }
     }
 
@@ -296,7 +296,7 @@ impl HubClient {
     pub fn cannot_play(&self, level: &LevelUpdate) -> Option<String> {
         match self.dialect {
             Dialect::Hub2 => None,
-            Dialect::Scan1 => scan1::level_line(level)
+            Dialect::Scan2 => scan2::level_line(level)
                 .err()
                 .map(|e| format!("{}: {e}", self.name)),
         }
@@ -314,24 +314,24 @@ impl HubClient {
     ) -> Result<(String, Duration), ClientError> {
         match self.dialect {
             Dialect::Hub2 => self.ask_hub2(start, moves, level)?,
-            Dialect::Scan1 => self.ask_scan1(start, moves, level)?,
+            Dialect::Scan2 => self.ask_scan2(start, moves, level)?,
         }
         self.last_score = None;
         let started = Instant::now();
         self.send(match self.dialect {
             Dialect::Hub2 => "go think",
-            Dialect::Scan1 => "go",
+            Dialect::Scan2 => "go",
         })?;
         let until = started + deadline;
         let waiting_for = match self.dialect {
             Dialect::Hub2 => "done",
-            Dialect::Scan1 => "move",
+            Dialect::Scan2 => "move",
         };
         loop {
             let line = self.next_line(until, waiting_for)?;
             let reply = match self.dialect {
                 Dialect::Hub2 => hub2_reply(&line),
-                Dialect::Scan1 => scan1::reply(&line),
+                Dialect::Scan2 => scan2::reply(&line),
             };
             match reply {
                 Reply::Score(score) => self.last_score = Some(score),
@@ -372,15 +372,15 @@ impl HubClient {
     /// The start position, each move played since (so that the engine
     /// knows the repetitions) and the level, as Scan 2.0 says them; `pos`
     /// resets the level, so it comes last.
-    fn ask_scan1(
+    fn ask_scan2(
         &mut self,
         start: &str,
         moves: &[String],
         level: &LevelUpdate,
     ) -> Result<(), ClientError> {
-        let level = scan1::level_line(level)
+        let level = scan2::level_line(level)
             .map_err(|e| ClientError::Protocol(format!("{}: {e}", self.name)))?;
-        self.send(&format!("pos {}", scan1::position(start)))?;
+        self.send(&format!("pos {}", scan2::position(start)))?;
         for mv in moves {
             self.send(&format!("move {mv}"))?;
         }

@@ -1,6 +1,6 @@
 //! The referee's side of an engine in a match, behind one `EngineClient`:
 //! a Hub process (`hub`), in Hub v2 or in Scan 2.0's first Hub protocol
-//! (`scan1`), told apart by its answer to `hub`, so the user gives the same
+//! (`scan2`), told apart by its answer to `hub`, so the user gives the same
 //! `--engine` line for either; or a DXP peer over TCP (`dxp`). Here too what
 //! they share: the engine's spec, the errors, starting its program in its
 //! own directory, keeping the end of its standard error.
@@ -16,7 +16,7 @@ use crate::rules::VariantKind;
 
 mod dxp;
 mod hub;
-mod scan1;
+mod scan2;
 
 pub use dxp::is_dxp;
 use dxp::DxpClient;
@@ -55,7 +55,7 @@ pub enum Dialect {
     Hub2,
     /// Scan 2.0's first Hub protocol: `name` lines, bare arguments,
     /// International draughts only.
-    Scan1,
+    Scan2,
 }
 
 /// Why an engine failed.

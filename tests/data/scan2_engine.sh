@@ -2,11 +2,11 @@
 # An engine speaking Scan 2.0's first Hub protocol that misbehaves when asked
 # to search (for the referee's tests): `illegal` answers a move no position
 # allows, `silent` never answers, `crash` dies.
-mode=${1:?usage: scan1_engine.sh illegal|silent|crash}
+mode=${1:?usage: scan2_engine.sh illegal|silent|crash}
 echo "Scan-like test engine ($mode)"
 while read -r line; do
     case "$line" in
-        hub) echo "name $mode-scan1"; echo "author tempo's tests"; echo "wait" ;;
+        hub) echo "name $mode-scan2"; echo "author tempo's tests"; echo "wait" ;;
         init) echo "ready" ;;
         ping) echo "pong" ;;
         go*)
