@@ -54,7 +54,6 @@ type Message = Result<Record, String>;
     egdb_pieces = 4,
     skip_invalid = false
 ))]
-#[allow(clippy::too_many_arguments)]
 pub fn analyse_pdn(
     pdn: &str,
     variant: &str,

@@ -96,7 +96,6 @@ impl Engine {
         variant = "international",
         contempt = 0
     ))]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         threads: usize,
@@ -154,7 +153,6 @@ impl Engine {
     /// released while the engine thinks. A game over by a win is a
     /// `ValueError`; a position drawn by rule is searched.
     #[pyo3(signature = (board, *, movetime = None, depth = None, nodes = None, multipv = 1, infinite = false, on_info = None))]
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,

@@ -20,7 +20,6 @@ pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     /// The next number of the sequence.
-    #[allow(clippy::should_implement_trait)]
     pub const fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GOLDEN);
         mix(self.0)
