@@ -17,8 +17,8 @@ use tempo::search::resources::{EvalSource, ResourceSettings};
 use tempo::search::SearchResources;
 use tempo::train::data::{read_file, DataWriter};
 use tempo::train::distinct::distinct;
+use tempo::train::driver::EpochReport;
 use tempo::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
-use tempo::train::pattern_fit::EpochReport;
 use tempo::train::selfplay::{run as selfplay, SelfplayConfig};
 
 fn scratch(name: &str) -> PathBuf {

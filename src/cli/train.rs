@@ -19,9 +19,10 @@ use crate::eval::weights_file::{
 use crate::eval::Evaluator;
 use crate::rules::{Rules, VariantKind};
 use crate::train::distinct::Split;
+use crate::train::driver::EpochReport;
 use crate::train::exact::relabel;
 use crate::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
-use crate::train::pattern_fit::{fit, EpochReport, FitConfig, Samples};
+use crate::train::pattern_fit::{fit, FitConfig, Samples};
 use crate::train::sets::load;
 
 /// Arguments of `tempo train`.

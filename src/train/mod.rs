@@ -14,6 +14,7 @@ pub mod average;
 pub mod batches;
 pub mod data;
 pub mod distinct;
+pub mod driver;
 pub mod exact;
 pub mod label;
 pub mod merge;

@@ -22,8 +22,8 @@
 use rayon::prelude::*;
 
 use super::distinct::Distinct;
-use super::pattern_fit::{
-    cross_entropy, fit_scale_to, shuffle, sigmoid, EpochReport, StepSchedule,
+use super::driver::{
+    cross_entropy, drive, fit_scale_to, sigmoid, Adam, EpochReport, Schedule, Trainee,
 };
 use crate::eval::network::{
     dense_from_rows, for_each_input, network_checksum, Network, INPUTS, MAX_CORRECTION,
@@ -305,6 +305,65 @@ pub struct FittedNetwork {
 /// Slices a mini-batch is cut into for the parallel gradients.
 const SLICES: usize = 8;
 
+/// A slice's share of a batch: its gradient, layer 1's deltas, the
+/// forward pass it reuses and its summed loss.
+type Slice = (Vec<f32>, Vec<f32>, Pass, f64);
+
+/// The network as the driver fits it: the training and held-out sets,
+/// the scale, and the slices of a batch.
+struct NetworkTrainee<'a> {
+    train: &'a NetworkSamples,
+    valid: &'a NetworkSamples,
+    config: &'a NetworkConfig,
+    shape: Shape,
+    k: f32,
+    slices: Vec<Slice>,
+}
+
+impl Trainee for NetworkTrainee<'_> {
+    fn train_batch(&mut self, p: &mut [f32], batch: &[u32], adam: &mut Adam) -> f64 {
+        let (train, config, shape, k) = (self.train, self.config, self.shape, self.k);
+        let part = batch.len().div_ceil(SLICES);
+        let scale = 100.0 / k / batch.len() as f32;
+        let params: &[f32] = p;
+        self.slices
+            .par_iter_mut()
+            .zip(batch.par_chunks(part.max(1)))
+            .for_each(|((grad, d1, pass, sum), ids)| {
+                grad.fill(0.0);
+                *sum = 0.0;
+                for &i in ids {
+                    let i = i as usize;
+                    let views = train.views(i);
+                    let out = forward(params, shape, views, pass);
+                    let q = sigmoid((train.base[i] + correction(out)) / k);
+                    let t = (1.0 - config.lambda) * train.result[i]
+                        + config.lambda * sigmoid(train.score[i] / k);
+                    *sum += cross_entropy(q, train.result[i]) as f64;
+                    // The loss feels the output only within the bound;
+                    // the pull to 0 holds it where the loss does not.
+                    let within = (100.0 * out).abs() < MAX_CORRECTION as f32;
+                    let g = within as i32 as f32 * (q - t) * scale
+                        + OUTPUT_PULL * out / batch.len() as f32;
+                    backward(params, shape, views, pass, g, grad, d1);
+                }
+            });
+        // A short batch fills fewer slices; the others hold an older
+        // batch's gradient.
+        let used = batch.len().div_ceil(part.max(1));
+        for (j, w) in p.iter_mut().enumerate() {
+            let g: f32 = self.slices[..used].iter().map(|s| s.0[j]).sum();
+            adam.apply(j, g, w);
+        }
+        clamp_weights(p, shape);
+        self.slices[..used].iter().map(|s| s.3).sum::<f64>()
+    }
+
+    fn held_out_loss(&self, p: &[f32]) -> f64 {
+        loss(p, self.shape, self.valid, self.k)
+    }
+}
+
 /// Fits a network for `variant` on top of `patterns` to `train`,
 /// validating on `valid`. `epoch_done` hears of every epoch; `batch_done`
 /// of the share of the epoch done.
@@ -326,7 +385,7 @@ pub fn fit_network<R: Rules>(
         let unit = (random.next() >> 11) as f32 / (1u64 << 53) as f32;
         (2.0 * unit - 1.0) * range
     };
-    let mut p = match &config.start {
+    let p = match &config.start {
         Some(net) => dequantize(net),
         None => {
             let mut p = vec![0f32; shape.len()];
@@ -343,92 +402,52 @@ pub fn fit_network<R: Rules>(
         }
     };
     assert_eq!(p.len(), shape.len(), "a start network of other widths");
-    let start_loss = loss(&p, shape, valid, k);
-    let mut best = (start_loss, 0);
-    let mut best_p = p.clone();
     let n = shape.len();
-    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
-    let mut slices: Vec<(Vec<f32>, Vec<f32>, Pass, f64)> = (0..SLICES)
-        .map(|_| {
-            (
-                vec![0f32; n],
-                vec![0f32; 2 * shape.hidden],
-                Pass::new(shape),
-                0.0,
-            )
-        })
-        .collect();
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let batch_size = config.batch.max(1);
-    let steps = order.len().div_ceil(batch_size) as u64 * config.epochs as u64;
-    let schedule = StepSchedule::new(config.learning_rate, config.final_learning_rate, steps);
-    let mut step = 0i32;
-    for epoch in 1..=config.epochs {
-        shuffle(&mut order, &mut random);
-        let mut epoch_loss = 0f64;
-        let batches = order.len().div_ceil(batch_size);
-        for (b, batch) in order.chunks(batch_size).enumerate() {
-            let part = batch.len().div_ceil(SLICES);
-            let scale = 100.0 / k / batch.len() as f32;
-            slices
-                .par_iter_mut()
-                .zip(batch.par_chunks(part.max(1)))
-                .for_each(|((grad, d1, pass, sum), ids)| {
-                    grad.fill(0.0);
-                    *sum = 0.0;
-                    for &i in ids {
-                        let i = i as usize;
-                        let views = train.views(i);
-                        let out = forward(&p, shape, views, pass);
-                        let q = sigmoid((train.base[i] + correction(out)) / k);
-                        let t = (1.0 - config.lambda) * train.result[i]
-                            + config.lambda * sigmoid(train.score[i] / k);
-                        *sum += cross_entropy(q, train.result[i]) as f64;
-                        // The loss feels the output only within the bound;
-                        // the pull to 0 holds it where the loss does not.
-                        let within = (100.0 * out).abs() < MAX_CORRECTION as f32;
-                        let g = within as i32 as f32 * (q - t) * scale
-                            + OUTPUT_PULL * out / batch.len() as f32;
-                        backward(&p, shape, views, pass, g, grad, d1);
-                    }
-                });
-            // A short batch fills fewer slices; the others hold an older
-            // batch's gradient.
-            let used = batch.len().div_ceil(part.max(1));
-            step += 1;
-            let correction1 = 1.0 - beta1.powi(step);
-            let correction2 = 1.0 - beta2.powi(step);
-            let learning_rate = schedule.at(step);
-            for j in 0..n {
-                let g: f32 = slices[..used].iter().map(|s| s.0[j]).sum();
-                m[j] = beta1 * m[j] + (1.0 - beta1) * g;
-                v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
-                p[j] -= learning_rate * (m[j] / correction1) / ((v[j] / correction2).sqrt() + eps);
-            }
-            clamp_weights(&mut p, shape);
-            epoch_loss += slices[..used].iter().map(|s| s.3).sum::<f64>();
-            batch_done(epoch, (b + 1) as f64 / batches as f64);
-        }
-        let validation_loss = loss(&p, shape, valid, k);
-        if validation_loss < best.0 {
-            best = (validation_loss, epoch);
-            best_p.clone_from(&p);
-        }
-        epoch_done(EpochReport {
-            epoch,
-            train_loss: epoch_loss / train.len().max(1) as f64,
-            validation_loss,
-        });
-    }
-    let network = quantize(R::KIND, network_checksum(patterns), &best_p, shape);
+    let mut trainee = NetworkTrainee {
+        train,
+        valid,
+        config,
+        shape,
+        k,
+        slices: (0..SLICES)
+            .map(|_| {
+                (
+                    vec![0f32; n],
+                    vec![0f32; 2 * shape.hidden],
+                    Pass::new(shape),
+                    0.0,
+                )
+            })
+            .collect(),
+    };
+    let schedule = Schedule {
+        epochs: config.epochs,
+        batch: config.batch,
+        learning_rate: config.learning_rate,
+        final_learning_rate: config.final_learning_rate,
+    };
+    let driven = drive(
+        &mut trainee,
+        p,
+        train.len(),
+        schedule,
+        &mut random,
+        epoch_done,
+        batch_done,
+    );
+    let network = quantize(
+        R::KIND,
+        network_checksum(patterns),
+        &driven.best_params,
+        shape,
+    );
     let integer_loss = integer_loss(&network, valid, k);
     FittedNetwork {
         network,
         k,
-        start_loss,
+        start_loss: driven.start_loss,
         integer_loss,
-        best,
+        best: driven.best,
     }
 }
 

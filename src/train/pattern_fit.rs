@@ -24,6 +24,9 @@ use crate::rules::Rules;
 
 use super::data::Record;
 use super::distinct::Distinct;
+use super::driver::{
+    cross_entropy, drive, fit_scale_to, sigmoid, Adam, EpochReport, Schedule, Trainee,
+};
 use crate::rules::random::SplitMix64;
 
 /// Settings of a fit.
@@ -144,42 +147,25 @@ impl Samples {
     }
 }
 
-/// The weights being fitted, in hundredths of a man, `[pair][phase]`.
-struct Model {
-    weights: Vec<f32>,
-}
-
-impl Model {
-    /// White's score of sample `i` of `set`.
-    fn predict(&self, set: &Samples, i: usize) -> f32 {
-        let p = set.phase[i];
-        let mut s = set.base[i];
-        for (w, c) in set.features(i) {
-            s += c * (p * self.weights[2 * w] + (1.0 - p) * self.weights[2 * w + 1]);
-        }
-        s
+/// White's score of sample `i` of `set` under `weights`, the weights
+/// being fitted in hundredths of a man, `[pair][phase]`.
+fn predict(weights: &[f32], set: &Samples, i: usize) -> f32 {
+    let p = set.phase[i];
+    let mut s = set.base[i];
+    for (w, c) in set.features(i) {
+        s += c * (p * weights[2 * w] + (1.0 - p) * weights[2 * w + 1]);
     }
-}
-
-/// The logistic function.
-pub(super) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// Cross-entropy of a prediction `q` against a target `t`.
-pub(super) fn cross_entropy(q: f32, t: f32) -> f32 {
-    let q = q.clamp(1e-6, 1.0 - 1e-6);
-    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+    s
 }
 
 /// The mean cross-entropy of the model on `set` against the game results.
-fn loss(model: &Model, set: &Samples, k: f32) -> f64 {
+fn loss(weights: &[f32], set: &Samples, k: f32) -> f64 {
     if set.is_empty() {
         return 0.0;
     }
     let total: f64 = (0..set.len())
         .into_par_iter()
-        .map(|i| cross_entropy(sigmoid(model.predict(set, i) / k), set.result[i]) as f64)
+        .map(|i| cross_entropy(sigmoid(predict(weights, set, i) / k), set.result[i]) as f64)
         .sum();
     total / set.len() as f64
 }
@@ -187,75 +173,6 @@ fn loss(model: &Model, set: &Samples, k: f32) -> f64 {
 /// The scale `K` that fits `sigmoid(hand / K)` best to the results of `set`.
 pub fn fit_scale(set: &Samples) -> f32 {
     fit_scale_to(&set.base, &set.result)
-}
-
-/// The scale `K` that fits `sigmoid(score / K)` best to `result`, position
-/// by position.
-pub fn fit_scale_to(score: &[f32], result: &[f32]) -> f32 {
-    let base_loss = |k: f32| -> f64 {
-        score
-            .par_iter()
-            .zip(result)
-            .map(|(&s, &r)| cross_entropy(sigmoid(s / k), r) as f64)
-            .sum::<f64>()
-    };
-    // Golden-section search over ln K.
-    let (mut lo, mut hi) = (20f32.ln(), 3000f32.ln());
-    let g = 0.618_034f32;
-    for _ in 0..40 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if base_loss(a.exp()) < base_loss(b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    ((lo + hi) / 2.0).exp()
-}
-
-/// Shuffles `order` in place (Fisher-Yates), the same for a seed on
-/// every machine.
-pub(super) fn shuffle(order: &mut [u32], random: &mut SplitMix64) {
-    for i in (1..order.len()).rev() {
-        order.swap(i, (random.next() % (i as u64 + 1)) as usize);
-    }
-}
-
-/// Adam's step size by mini-batch: from the first to the last of a fit's
-/// steps it falls geometrically from one size to another.
-pub(super) struct StepSchedule {
-    first: f32,
-    decay: f32,
-    steps: u64,
-}
-
-impl StepSchedule {
-    /// Sizes `first` to `last` over `steps` mini-batches.
-    pub(super) fn new(first: f32, last: f32, steps: u64) -> StepSchedule {
-        StepSchedule {
-            first,
-            decay: (last / first).ln(),
-            steps: steps.max(1),
-        }
-    }
-
-    /// The size at mini-batch `step`, counted from 1.
-    pub(super) fn at(&self, step: i32) -> f32 {
-        let progress = (step - 1) as f32 / (self.steps - 1).max(1) as f32;
-        self.first * (self.decay * progress).exp()
-    }
-}
-
-/// What one epoch of a fit reports.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EpochReport {
-    /// The epoch, from 1.
-    pub epoch: u32,
-    /// Mean loss over the training positions during the epoch.
-    pub train_loss: f64,
-    /// Loss on the held-out positions after the epoch.
-    pub validation_loss: f64,
 }
 
 /// The outcome of a fit.
@@ -273,6 +190,76 @@ pub struct Fitted {
 
 /// Slices a mini-batch is cut into for the parallel predictions.
 const SLICES: usize = 16;
+
+/// The pattern weights as the driver fits them: the training and held-out
+/// sets, the scale, and the gradient of a batch with the weights it
+/// touched.
+struct PatternTrainee<'a> {
+    train: &'a Samples,
+    valid: &'a Samples,
+    config: &'a FitConfig,
+    k: f32,
+    grad: Vec<f32>,
+    touched: Vec<u32>,
+    /// The step at which each (middle-game, ending) pair was last touched.
+    touched_at: Vec<i32>,
+}
+
+impl Trainee for PatternTrainee<'_> {
+    fn train_batch(&mut self, weights: &mut [f32], batch: &[u32], adam: &mut Adam) -> f64 {
+        let (train, config, k) = (self.train, self.config, self.k);
+        // 1. Predictions and each position's gradient of the loss with
+        // respect to its score, slice by slice on all threads.
+        let slice = batch.len().div_ceil(SLICES);
+        let parts: Vec<(Vec<f32>, f64)> = batch
+            .par_chunks(slice.max(1))
+            .map(|ids| {
+                let mut out = Vec::with_capacity(ids.len());
+                let mut sum = 0f64;
+                for &i in ids {
+                    let i = i as usize;
+                    let q = sigmoid(predict(weights, train, i) / k);
+                    let t = (1.0 - config.lambda) * train.result[i]
+                        + config.lambda * sigmoid(train.score[i] / k);
+                    sum += cross_entropy(q, train.result[i]) as f64;
+                    out.push((q - t) / k / batch.len() as f32);
+                }
+                (out, sum)
+            })
+            .collect();
+        // 2. The gradient of the weights, added up in order.
+        let step = adam.step();
+        let ids = batch.iter().map(|&i| i as usize);
+        let gs = parts.iter().flat_map(|(g, _)| g.iter().copied());
+        for (i, g) in ids.zip(gs) {
+            let p = train.phase[i];
+            for (w, c) in train.features(i) {
+                if self.touched_at[w] != step {
+                    self.touched_at[w] = step;
+                    self.touched.push(w as u32);
+                }
+                self.grad[2 * w] += c * g * p;
+                self.grad[2 * w + 1] += c * g * (1.0 - p);
+            }
+        }
+        // 3. Adam on the touched weights.
+        let limit = MAX_WEIGHT as f32 / UNIT as f32;
+        for &w in &self.touched {
+            for j in [2 * w as usize, 2 * w as usize + 1] {
+                let g = self.grad[j] + config.l2 * weights[j];
+                adam.apply(j, g, &mut weights[j]);
+                weights[j] = weights[j].clamp(-limit, limit);
+                self.grad[j] = 0.0;
+            }
+        }
+        self.touched.clear();
+        parts.iter().map(|(_, s)| s).sum::<f64>()
+    }
+
+    fn held_out_loss(&self, weights: &[f32]) -> f64 {
+        loss(weights, self.valid, self.k)
+    }
+}
 
 /// Fits pattern weights for `layout` to `train`, validating on `valid`,
 /// starting from `start`. `epoch_done` hears of every epoch; `batch_done`
@@ -293,106 +280,45 @@ pub fn fit(
     );
     let k = fit_scale(train);
     let n = layout.weights_per_phase() * 2;
-    let mut model = Model {
-        weights: start
-            .raw()
-            .iter()
-            .map(|&v| v as f32 / UNIT as f32)
-            .collect(),
+    let weights = start
+        .raw()
+        .iter()
+        .map(|&v| v as f32 / UNIT as f32)
+        .collect();
+    let mut trainee = PatternTrainee {
+        train,
+        valid,
+        config,
+        k,
+        grad: vec![0f32; n],
+        touched: Vec::new(),
+        touched_at: vec![0i32; n / 2],
     };
-    let start_loss = loss(&model, valid, k);
-    let mut best = (start_loss, 0);
-    let mut best_weights = model.weights.clone();
-    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
-    let mut grad = vec![0f32; n];
-    let mut touched: Vec<u32> = Vec::new();
-    // The step at which each (middle-game, ending) pair was last touched.
-    let mut touched_at = vec![0i32; n / 2];
-    let mut step = 0i32;
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let schedule = Schedule {
+        epochs: config.epochs,
+        batch: config.batch,
+        learning_rate: config.learning_rate,
+        final_learning_rate: config.final_learning_rate,
+    };
     let mut random = SplitMix64(config.seed);
-    let batch_size = config.batch.max(1);
-    let steps = order.len().div_ceil(batch_size) as u64 * config.epochs as u64;
-    let schedule = StepSchedule::new(config.learning_rate, config.final_learning_rate, steps);
-    for epoch in 1..=config.epochs {
-        shuffle(&mut order, &mut random);
-        let mut epoch_loss = 0f64;
-        let batches = order.len().div_ceil(batch_size);
-        for (b, batch) in order.chunks(batch_size).enumerate() {
-            // 1. Predictions and each position's gradient of the loss with
-            // respect to its score, slice by slice on all threads.
-            let slice = batch.len().div_ceil(SLICES);
-            let parts: Vec<(Vec<f32>, f64)> = batch
-                .par_chunks(slice.max(1))
-                .map(|ids| {
-                    let mut out = Vec::with_capacity(ids.len());
-                    let mut sum = 0f64;
-                    for &i in ids {
-                        let i = i as usize;
-                        let q = sigmoid(model.predict(train, i) / k);
-                        let t = (1.0 - config.lambda) * train.result[i]
-                            + config.lambda * sigmoid(train.score[i] / k);
-                        sum += cross_entropy(q, train.result[i]) as f64;
-                        out.push((q - t) / k / batch.len() as f32);
-                    }
-                    (out, sum)
-                })
-                .collect();
-            // 2. The gradient of the weights, added up in order.
-            step += 1;
-            let ids = batch.iter().map(|&i| i as usize);
-            let gs = parts.iter().flat_map(|(g, _)| g.iter().copied());
-            for (i, g) in ids.zip(gs) {
-                let p = train.phase[i];
-                for (w, c) in train.features(i) {
-                    if touched_at[w] != step {
-                        touched_at[w] = step;
-                        touched.push(w as u32);
-                    }
-                    grad[2 * w] += c * g * p;
-                    grad[2 * w + 1] += c * g * (1.0 - p);
-                }
-            }
-            epoch_loss += parts.iter().map(|(_, s)| s).sum::<f64>();
-            // 3. Adam on the touched weights.
-            let correction1 = 1.0 - beta1.powi(step);
-            let correction2 = 1.0 - beta2.powi(step);
-            let learning_rate = schedule.at(step);
-            for &w in &touched {
-                for j in [2 * w as usize, 2 * w as usize + 1] {
-                    let g = grad[j] + config.l2 * model.weights[j];
-                    m[j] = beta1 * m[j] + (1.0 - beta1) * g;
-                    v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
-                    let update =
-                        learning_rate * (m[j] / correction1) / ((v[j] / correction2).sqrt() + eps);
-                    let limit = MAX_WEIGHT as f32 / UNIT as f32;
-                    model.weights[j] = (model.weights[j] - update).clamp(-limit, limit);
-                    grad[j] = 0.0;
-                }
-            }
-            touched.clear();
-            batch_done(epoch, (b + 1) as f64 / batches as f64);
-        }
-        let validation_loss = loss(&model, valid, k);
-        if validation_loss < best.0 {
-            best = (validation_loss, epoch);
-            best_weights.clone_from(&model.weights);
-        }
-        epoch_done(EpochReport {
-            epoch,
-            train_loss: epoch_loss / train.len().max(1) as f64,
-            validation_loss,
-        });
-    }
-    let raw = best_weights
+    let driven = drive(
+        &mut trainee,
+        weights,
+        train.len(),
+        schedule,
+        &mut random,
+        epoch_done,
+        batch_done,
+    );
+    let raw = driven
+        .best_params
         .iter()
         .map(|&w| (w * UNIT as f32).round() as i16)
         .collect();
     Fitted {
         patterns: Patterns::from_raw(layout, raw).expect("weights are clamped to the range"),
         k,
-        start_loss,
-        best,
+        start_loss: driven.start_loss,
+        best: driven.best,
     }
 }
