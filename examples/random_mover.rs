@@ -7,7 +7,7 @@
 //! numbering of each variant (pydraughts', as `tempo hub` does by default),
 //! translating with `protocol::hub::Wire`.
 //!
-//! With `--scan1` it speaks Scan 2.0's first Hub protocol instead
+//! With `--scan2` it speaks Scan 2.0's first Hub protocol instead
 //! (International only: `name` lines, `pos` with a lower-case side letter,
 //! `move`, `go` answered by `info` and `move`) and, as Scan does, reads its
 //! settings from `scan.ini` in its working directory (its `seed = N` line),
@@ -51,8 +51,8 @@ fn choose<R: Rules>(pos: &str, moves: &str, seed: &mut u64) -> Option<String> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut seed: u64 = args.iter().find_map(|s| s.parse().ok()).unwrap_or(1);
-    if args.iter().any(|a| a == "--scan1") {
-        scan1(seed);
+    if args.iter().any(|a| a == "--scan2") {
+        scan2(seed);
         return;
     }
     let mut variant = VariantKind::International;
@@ -102,7 +102,7 @@ fn serve(mut answer: impl FnMut(&str) -> Option<String>) {
 }
 
 /// Plays in Scan 2.0's first Hub protocol, seeded from `scan.ini`.
-fn scan1(mut seed: u64) {
+fn scan2(mut seed: u64) {
     let ini = match std::fs::read_to_string("scan.ini") {
         Ok(text) => text,
         Err(e) => {
