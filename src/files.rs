@@ -2,8 +2,7 @@
 //! beside the target (its name with `.tmp` added), which is renamed over
 //! the target once complete, so that a reader, a crash or a Ctrl-C never
 //! meets half a file. Books, weights, networks, endgame tables, tuning
-//! states and analysis outputs are all written so. Their checksum is
-//! FNV-1a (64 bits), here as well.
+//! states and analysis outputs are all written so.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -23,13 +22,26 @@ pub fn replace_with(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
+    replace_or(path, write, |e| e)
+}
+
+/// [`replace_with`] for a writer with errors of its own: `write`'s error
+/// comes back as it is, an error of the file itself (creating, flushing,
+/// renaming it) as `file_error` makes it.
+pub fn replace_or<E>(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> Result<(), E>,
+    file_error: impl Fn(io::Error) -> E,
+) -> Result<(), E> {
     let tmp = temporary(path);
-    let written = File::create(&tmp).and_then(|file| {
+    let written = File::create(&tmp).map_err(&file_error).and_then(|file| {
         let mut out = BufWriter::new(file);
         write(&mut out)?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        let file = out
+            .into_inner()
+            .map_err(|e| file_error(io::IntoInnerError::into_error(e)))?;
+        file.sync_all().map_err(&file_error)?;
+        std::fs::rename(&tmp, path).map_err(&file_error)
     });
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -40,36 +52,6 @@ pub fn replace_with(
 /// Replaces `path` by `bytes` (see [`replace_with`]).
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace_with(path, |out| out.write_all(bytes))
-}
-
-/// An FNV-1a (64-bit) checksum, fed in parts.
-pub struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    /// Adds `bytes` to the sum.
-    pub fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    /// The sum of everything added.
-    pub fn sum(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The FNV-1a (64-bit) checksum of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut sum = Fnv1a::default();
-    sum.update(bytes);
-    sum.sum()
 }
 
 #[cfg(test)]
@@ -92,16 +74,5 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
         assert!(!temporary(&path).exists());
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn fnv1a_gives_the_published_values() {
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        let mut parts = Fnv1a::default();
-        parts.update(b"foo");
-        parts.update(b"bar");
-        assert_eq!(parts.sum(), fnv1a(b"foobar"));
-        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
     }
 }

@@ -12,7 +12,8 @@
 //! - `pdn`: PDN read (games as tags, move texts, results) and written (the
 //!   text of a game); `book`: opening books, handed the search as a
 //!   function; `eval`, `egdb`: evaluation and endgame tables; `files`:
-//!   files written whole or not at all, for every layer that writes one.
+//!   files written whole or not at all, for every layer that writes one;
+//!   `checksum`: the FNV-1a sum of the binary files.
 //! - `game`: keeping a game (record and result under the draw rules,
 //!   clocks) for the engine, DXP and the match tool, which referee with it;
 //!   nothing of search.
@@ -27,6 +28,7 @@
 pub mod analyse;
 pub mod arena;
 pub mod book;
+pub mod checksum;
 pub mod cli;
 pub mod egdb;
 pub mod engine;

@@ -20,12 +20,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("rules", &[]),
     // Files written whole or not at all: nothing of draughts.
     ("files", &[]),
+    // The checksum of the binary files.
+    ("checksum", &[]),
     // PDN read and written: text, and the rules to write moves.
     ("pdn", &["rules"]),
     ("book", &["rules", "files"]),
-    ("eval", &["rules", "files"]),
+    ("eval", &["rules", "files", "checksum"]),
     // The endgame databases: built and probed over the rules alone.
-    ("egdb", &["rules", "files"]),
+    ("egdb", &["rules", "files", "checksum"]),
     // The game record, clocks and their results: nothing of how the
     // players think or talk.
     ("game", &["rules"]),
@@ -52,14 +54,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     // databases; played games come to it as PDN (`train::label`).
     (
         "train",
-        &["rules", "files", "pdn", "game", "eval", "search", "egdb"],
+        &[
+            "rules", "files", "checksum", "pdn", "game", "eval", "search", "egdb",
+        ],
     ),
     // The command line sits on top of everything.
     (
         "cli",
         &[
-            "rules", "files", "pdn", "book", "eval", "egdb", "game", "search", "engine",
-            "protocol", "arena", "analyse", "train", "serve",
+            "rules", "files", "checksum", "pdn", "book", "eval", "egdb", "game", "search",
+            "engine", "protocol", "arena", "analyse", "train", "serve",
         ],
     ),
 ];

@@ -23,7 +23,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::files::{fnv1a, Fnv1a};
+use crate::checksum::{fnv1a, Fnv1a};
 use crate::rules::Rules;
 
 use super::pack::{Packed, BLOCK};

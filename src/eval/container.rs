@@ -23,7 +23,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use crate::files::fnv1a;
+use crate::checksum::fnv1a;
 use crate::rules::VariantKind;
 
 /// The bytes before the contents: magic, version and variant name.

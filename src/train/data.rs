@@ -40,7 +40,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::files::fnv1a;
+use crate::checksum::fnv1a;
 use crate::rules::{Position, Rules, Side, VariantKind};
 
 const MAGIC: &[u8; 8] = b"TEMPOSPD";

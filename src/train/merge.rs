@@ -5,17 +5,19 @@
 //! Every input is read and checked whole first (its variant, whole chunks,
 //! checksums); a batch found in two inputs is kept once when the two chunks
 //! are the same and refused when they differ (two different runs, of other
-//! seeds or options, mixed). The output is written to a temporary file
-//! beside it and renamed into place, so it is never seen half written.
+//! seeds or options, mixed). The output is written as every file tempo
+//! writes is ([`files::replace_or`]): to a temporary file beside it, flushed
+//! to the disk and renamed into place, so it is never seen half written.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::data::{header, is_sound_chunk, read_spans, DataError};
+use crate::files;
 use crate::rules::VariantKind;
 
 /// What a merge wrote.
@@ -136,15 +138,11 @@ pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged
             }
         }
     }
-    let temporary = temporary_path(out);
-    let written = write_merge(&temporary, kind, &batches, &mut files, inputs).and_then(|()| {
-        std::fs::rename(&temporary, out)
-            .map_err(|e| MergeError::Data(DataError::Io(out.to_path_buf(), e)))
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(e);
-    }
+    files::replace_or(
+        out,
+        |writer| write_merge(writer, out, kind, &batches, &mut files, inputs),
+        |e| MergeError::Data(DataError::Io(out.to_path_buf(), e)),
+    )?;
     Ok(Merged {
         batches: batches.len() as u64,
         games: batches.values().map(|s| s.games as u64).sum(),
@@ -154,8 +152,10 @@ pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged
 }
 
 /// Writes the header and the chunks of `batches`, in batch order, to
-/// `path`, each one checked again as it is copied.
+/// `writer` (the file that becomes `path`), each one checked again as it
+/// is copied.
 fn write_merge(
+    writer: &mut impl Write,
     path: &Path,
     kind: VariantKind,
     batches: &BTreeMap<u32, Source>,
@@ -163,8 +163,6 @@ fn write_merge(
     inputs: &[PathBuf],
 ) -> Result<(), MergeError> {
     let io = |e| MergeError::Data(DataError::Io(path.to_path_buf(), e));
-    let file = File::create(path).map_err(io)?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
     writer.write_all(&header(kind)).map_err(io)?;
     for (&batch, source) in batches {
         let bytes = read_at(files, inputs, source)?;
@@ -178,8 +176,7 @@ fn write_merge(
         }
         writer.write_all(&bytes).map_err(io)?;
     }
-    let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)
+    Ok(())
 }
 
 /// The bytes of the chunk `source` names.
@@ -190,14 +187,6 @@ fn read_at(files: &mut [File], inputs: &[PathBuf], source: &Source) -> Result<Ve
     file.seek(SeekFrom::Start(source.span.start)).map_err(io)?;
     file.read_exact(&mut bytes).map_err(io)?;
     Ok(bytes)
-}
-
-/// A file beside `out` to write the merge into before it is renamed.
-fn temporary_path(out: &Path) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or_else(|| "merge".into(), |n| n.to_string_lossy().into_owned());
-    out.with_file_name(format!(".{name}.merging-{}", std::process::id()))
 }
 
 /// What tells two paths to one file apart from other files: the full path

@@ -24,9 +24,9 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use super::{dense_from_rows, Network, INPUTS, MAX_DENSE, MAX_HIDDEN};
+use crate::checksum::fnv1a;
 use crate::eval::container::{self, Contents, WeightsError};
 use crate::eval::patterns::Patterns;
-use crate::files::fnv1a;
 use crate::rules::VariantKind;
 
 const VERSION: u32 = 1;

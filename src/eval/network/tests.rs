@@ -124,7 +124,7 @@ fn a_network_file_reads_back_and_damage_is_refused() {
     let mut wide = bytes.clone();
     wide[44..46].copy_from_slice(&24u16.to_le_bytes());
     let end = wide.len() - 8;
-    let sum = crate::files::fnv1a(&wide[..end]);
+    let sum = crate::checksum::fnv1a(&wide[..end]);
     wide[end..].copy_from_slice(&sum.to_le_bytes());
     let err = decode(&wide, "t").unwrap_err().to_string();
     assert!(err.contains("multiple of 16"), "{err}");
