@@ -5,8 +5,8 @@
 //! same moves.
 //!
 //! The interpreter is that of the other pydraughts tests
-//! (`common/python.rs`): `$TEMPO_PYTHON`, or the virtualenv `target/pyenv`
-//! with the pinned pydraughts (needs the package index the first time).
+//! (`common/python.rs`): `$TEMPO_PYTHON`, or the virtualenv `.venv`
+//! that `.ci/python-env.sh` makes with the pinned pydraughts (needs the package index the first time).
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

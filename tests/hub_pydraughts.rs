@@ -11,11 +11,11 @@
 //! docstring.
 //!
 //! The Python interpreter is the one named by `TEMPO_PYTHON` (CI sets it
-//! from `.ci/python-env.sh`). Without it, this test makes a virtualenv in
-//! `target/pyenv` with the pinned pydraughts of
-//! `tests/pydraughts/requirements.txt` (once; later runs reuse it), and
-//! fails with a clear message if that cannot be done (no `python3`, no
-//! `venv` module, or no access to the package index).
+//! from `.ci/python-env.sh`). Without it, this test runs that script, which
+//! makes the virtualenv `.venv` with the pinned pydraughts of
+//! `tests/pydraughts/requirements.txt` (once; later runs reuse it); where
+//! that cannot be done (no `python3`, no `venv` module, or no access to the
+//! package index) it says why (`common/python.rs`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,7 +1,8 @@
 //! A Python interpreter with the pinned pydraughts, for the tests that check
 //! tempo against pydraughts: the one named by `TEMPO_PYTHON` (CI sets it
-//! from `.ci/python-env.sh`), else a virtualenv made once in `target/pyenv`
-//! from `tests/pydraughts/requirements.txt`. When neither can be had (no
+//! from `.ci/python-env.sh`), else the virtualenv `.venv` that the same
+//! script makes once from `tests/pydraughts/requirements.txt`: one
+//! environment for the tests, CI and the Python package. When neither can be had (no
 //! `venv`, no package index), a test says why in one line and checks
 //! nothing against pydraughts; under CI (`CI` set) or with `TEMPO_PYTHON`
 //! set, it fails instead, so that it never passes there unchecked.
@@ -23,20 +24,19 @@ fn has_pydraughts(python: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Runs `command`; on failure, one line: what failed and the last line it
-/// wrote (pip's is the reason, as "No matching distribution found").
-fn run(what: &str, command: &mut Command) -> Result<(), String> {
+/// Runs `command` and returns its standard output; on failure, one line:
+/// what failed and the last line it wrote (pip's is the reason, as "No
+/// matching distribution found").
+fn run(what: &str, command: &mut Command) -> Result<String, String> {
     let output = command
+        .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("{what}: cannot run it: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     if output.status.success() {
-        return Ok(());
+        return Ok(stdout);
     }
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
     let last = text
         .lines()
         .rev()
@@ -46,8 +46,8 @@ fn run(what: &str, command: &mut Command) -> Result<(), String> {
     Err(format!("{what}: {}: {last}", output.status))
 }
 
-/// The interpreter to use for `what`: `TEMPO_PYTHON`, or a virtualenv made
-/// here; `None`, said on standard error in one line, where neither can be
+/// The interpreter to use for `what`: `TEMPO_PYTHON`, or `.venv` made by
+/// `.ci/python-env.sh`; `None`, said on standard error in one line, where neither can be
 /// had outside CI.
 pub fn python_for(what: &str) -> Option<PathBuf> {
     match find() {
@@ -76,30 +76,16 @@ fn find() -> Result<PathBuf, String> {
         }
         return Ok(python);
     }
-    let venv = manifest().join("target").join("pyenv");
-    let python = venv.join("bin").join("python");
-    if has_pydraughts(&python) {
-        return Ok(python);
-    }
-    run(
-        "python3 -m venv target/pyenv",
-        Command::new("python3").arg("-m").arg("venv").arg(&venv),
+    let stdout = run(
+        "bash .ci/python-env.sh",
+        Command::new("bash").arg(manifest().join(".ci").join("python-env.sh")),
     )?;
-    run(
-        "pip install -r tests/pydraughts/requirements.txt",
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(manifest().join("tests/pydraughts/requirements.txt")),
-    )?;
+    let python = PathBuf::from(stdout.trim());
     if !has_pydraughts(&python) {
-        return Err("pydraughts was installed but cannot be imported".to_string());
+        return Err(format!(
+            "{} (made by .ci/python-env.sh) cannot import pydraughts",
+            python.display()
+        ));
     }
     Ok(python)
 }
