@@ -39,5 +39,6 @@ pub mod pdn;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod train;

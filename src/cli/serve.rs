@@ -1,5 +1,6 @@
 //! `tempo serve`: the board in the browser (`crate::serve`), on the
-//! loopback address unless told otherwise.
+//! loopback address unless told otherwise. It needs the `server` feature
+//! (on by default); a build without it says so.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::engine::{MAX_HASH_MIB, MAX_THREADS};
+#[cfg(feature = "server")]
 use crate::serve::{ServeSettings, Server};
 
 /// Arguments of `tempo serve`.
@@ -27,17 +29,41 @@ pub struct ServeArgs {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB as i64))]
     pub hash: u32,
-    /// Searches running at once across all tabs; more are refused until
-    /// one ends.
+    /// Searches running at once across all pages; more are refused (503)
+    /// until one ends. A search stops when its page closes, cancels it or
+    /// starts another.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub max_searches: u16,
+    /// Searches one page (or one address that names no page) runs at
+    /// once; more are refused (429).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub max_client_searches: u16,
+    /// A host name the board answers to besides its address (and the
+    /// localhost names on the loopback address): the name other machines
+    /// reach it by. Repeat for more. Requests naming another host are
+    /// refused, so that no other web page can reach the board through a
+    /// name of its own.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
     /// A pattern weights or network file for its variant instead of the
     /// built-in evaluation.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
 }
 
-/// Runs `tempo serve` until the process is stopped.
+/// Without the `server` feature: says how to get the board.
+#[cfg(not(feature = "server"))]
+pub fn run(_args: &ServeArgs) -> Result<ExitCode, String> {
+    Err(
+        "this tempo was built without the board in the browser: build it with \
+         the `server` feature (`cargo build --features server`, on by default)"
+            .to_string(),
+    )
+}
+
+/// Runs `tempo serve` until the process is stopped (Ctrl-C, SIGTERM),
+/// which stops every search.
+#[cfg(feature = "server")]
 pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
     let eval_file = match &args.eval_file {
         Some(path) => Some((
@@ -51,6 +77,8 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
         threads: usize::from(args.threads),
         hash_mib: args.hash as usize,
         max_searches: usize::from(args.max_searches),
+        max_searches_per_client: usize::from(args.max_client_searches),
+        allow_hosts: args.allow_hosts.clone(),
         eval_file,
     };
     let server = Server::bind(SocketAddr::new(args.address, args.port), settings)?;
@@ -63,6 +91,6 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
         "tempo serve: open http://{} in a browser (Ctrl-C stops the server)",
         SocketAddr::new(host, address.port())
     );
-    server.run();
+    server.run()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,16 +1,21 @@
 //! The engine's side of the page: a move to play, analysis streamed as it
 //! deepens, and a game reviewed as `tempo analyse --report` reviews it.
-//! Each search has an engine of its own, made for its request and dropped
-//! (its search stopped) when the request ends.
+//! Each search has an engine of its own, made for its request on a thread
+//! of its own (not the server's), and holds a place among the searches
+//! (`super::searches`): it stops, and gives its place back before its
+//! answer is sent, when it ends, when its client goes away, when its page
+//! starts another or cancels it, and when the server stops.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, RecvTimeoutError};
+use crossbeam_channel::{select, unbounded, Receiver};
 use serde_json::{json, Value};
-use tiny_http::Request;
+use tokio::sync::oneshot;
 
 use super::board::{move_json, replay, side_name, variant};
-use super::http::{EventStream, Query, Reply};
+use super::http::{event_stream, EventStream, Gone, Query, Reply};
+use super::searches::{Client, Purpose, StopReason, Ticket};
 use super::Shared;
 use crate::analyse::report::game_section;
 use crate::analyse::{Analyser, AnyGame, Event, Settings, Source, Unit};
@@ -23,8 +28,10 @@ use crate::search::resources::{EvalSource, ResourceSettings};
 
 /// The longest an analysis runs without being asked again.
 const MAX_ANALYSIS: Duration = Duration::from_secs(3600);
-/// How often a stream with nothing new checks that its reader is there.
-const KEEP_ALIVE: Duration = Duration::from_millis(250);
+/// How often a search checks that its client is still there.
+const POLL: Duration = Duration::from_millis(50);
+/// How often a quiet stream sends a comment.
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
 /// An engine for variant `R` with the server's settings, at `level`,
 /// showing `lines` lines in analysis, set to `game`.
@@ -148,156 +155,283 @@ pub fn levels() -> Reply {
     Reply::json(&Value::Array(list))
 }
 
+/// The refusal of a search that could not start or was stopped.
+fn stopped_reply(reason: StopReason) -> Reply {
+    Reply::error(409, format!("the search was stopped: {reason}"))
+}
+
+/// The reason a stop signal carries (a registry that forgot the search
+/// without one: cancelled).
+fn reason_of(signal: Result<StopReason, crossbeam_channel::RecvError>) -> StopReason {
+    signal.unwrap_or(StopReason::Cancelled)
+}
+
+/// Starts `search` on a thread of its own; a thread that cannot start
+/// refuses the request (and the search's place is given back).
+fn spawn_search(search: impl FnOnce() + Send + 'static) -> Result<(), Reply> {
+    std::thread::Builder::new()
+        .name("tempo-search".to_string())
+        .spawn(search)
+        .map(drop)
+        .map_err(|why| Reply::error(503, format!("cannot start a search: {why}")))
+}
+
+/// A place for `client`'s search for `purpose`, or the refusal (429 for
+/// a client at its limit, 503 for the server at its own).
+fn place(shared: &Shared, client: &Client, purpose: Purpose) -> Result<Ticket, Reply> {
+    shared
+        .searches
+        .begin(client, purpose)
+        .map_err(|refusal| Reply::error(refusal.status(), refusal.to_string()))
+}
+
 /// `GET /api/play`: the engine's move in the game of the query, at
 /// `level=` (1 to `MAX_LEVEL`, full strength by default) taking `movetime=` seconds
 /// at most (1 by default).
-pub fn play(query: &Query, shared: &Shared) -> Reply {
-    match variant(query) {
-        Ok(kind) => crate::rules::with_rules!(kind, R => play_for::<R>(query, shared)
-            .unwrap_or_else(|reply| reply)),
-        Err(reply) => reply,
+pub async fn play(query: Query, shared: Arc<Shared>, client: Client) -> Reply {
+    let (answer, answered) = oneshot::channel();
+    let started = variant(&query).and_then(|kind| {
+        crate::rules::with_rules!(kind, R => start_play::<R>(&query, &shared, &client, answer))
+    });
+    if let Err(reply) = started {
+        return reply;
     }
+    // Dropped when the client goes away: the search sees it and stops.
+    answered
+        .await
+        .unwrap_or_else(|_| Reply::error(500, "the search ended without a move"))
 }
 
-fn play_for<R: Rules>(query: &Query, shared: &Shared) -> Result<Reply, Reply> {
+fn start_play<R: Rules>(
+    query: &Query,
+    shared: &Arc<Shared>,
+    client: &Client,
+    answer: oneshot::Sender<Reply>,
+) -> Result<(), Reply> {
     let game = ongoing::<R>(query)?;
     let level = query.number("level", 1.0, f64::from(MAX_LEVEL), f64::from(MAX_LEVEL))? as u32;
     let seconds = query.number("movetime", 0.01, 60.0, 1.0)?;
-    let _slot = shared.search_slot()?;
-    let mut engine = engine_for(shared, &game, level, 1)?;
+    let ticket = place(shared, client, Purpose::Play)?;
+    let shared = Arc::clone(shared);
+    spawn_search(move || {
+        let reply = search_move(&shared, &game, level, seconds, &ticket, &answer);
+        // The place is free before the page has the move, so that its
+        // next search is not refused.
+        drop(ticket);
+        if let Some(reply) = reply {
+            let _ = answer.send(reply);
+        }
+    })
+}
+
+/// The engine's move as the reply, a refusal, or nothing when the client
+/// is gone.
+fn search_move<R: Rules>(
+    shared: &Shared,
+    game: &Game<R>,
+    level: u32,
+    seconds: f64,
+    ticket: &Ticket,
+    answer: &oneshot::Sender<Reply>,
+) -> Option<Reply> {
+    let mut engine = match engine_for(shared, game, level, 1) {
+        Ok(engine) => engine,
+        Err(reply) => return Some(reply),
+    };
     let (events, received) = unbounded();
     let limits = Limits {
         move_time: Some(Duration::from_secs_f64(seconds)),
         ..Limits::default()
     };
-    engine
-        .go(GoMode::Think, limits, events)
-        .map_err(|e| Reply::error(500, e.to_string()))?;
+    if let Err(why) = engine.go(GoMode::Think, limits, events) {
+        return Some(Reply::error(500, why.to_string()));
+    }
     let mut last = None;
     let pos = game.position();
-    for event in received {
-        match event {
-            EngineEvent::Info(info) => last = Some(info),
-            EngineEvent::Note(_) => {}
-            EngineEvent::Done { best, .. } => {
-                let mv = best
-                    .and_then(|squares| find_move(pos, &squares))
-                    .ok_or_else(|| Reply::error(500, "the engine found no move"))?;
-                let info = last.map(|info| info_json(pos, &info));
-                return Ok(Reply::json(&json!({
-                    "move": move_json(pos, mv),
-                    "info": info,
-                })));
-            }
+    loop {
+        select! {
+            recv(received) -> event => match event {
+                Ok(EngineEvent::Info(info)) => last = Some(info),
+                Ok(EngineEvent::Note(_)) => {}
+                Ok(EngineEvent::Done { best, .. }) => {
+                    let Some(mv) = best.and_then(|squares| find_move(pos, &squares)) else {
+                        return Some(Reply::error(500, "the engine found no move"));
+                    };
+                    let info = last.map(|info| info_json(pos, &info));
+                    return Some(Reply::json(&json!({
+                        "move": move_json(pos, mv),
+                        "info": info,
+                    })));
+                }
+                Err(_) => return Some(Reply::error(500, "the search ended without a move")),
+            },
+            recv(ticket.stop_signal()) -> why => return Some(stopped_reply(reason_of(why))),
+            default(POLL) => if answer.is_closed() {
+                // Dropping the engine stops its search and waits for it.
+                return None;
+            },
         }
     }
-    Err(Reply::error(500, "the search ended without a move"))
+}
+
+/// Waits for a streaming search to say whether it started, then answers
+/// with its stream or its refusal.
+async fn stream_reply(ready: oneshot::Receiver<Result<(), Reply>>, stream: Reply) -> Reply {
+    match ready.await {
+        Ok(Ok(())) => stream,
+        Ok(Err(reply)) => reply,
+        Err(_) => Reply::error(500, "the search ended before it started"),
+    }
+}
+
+/// How a streaming search ended: the last event to send, if any.
+enum End {
+    /// The reader is gone: nothing to send.
+    Gone,
+    /// The search ended by itself, or after its time.
+    Done,
+    /// The search was told to stop.
+    Stopped(StopReason),
+}
+
+impl End {
+    /// Sends the stream's last event, after the search's place is given
+    /// back.
+    fn send(self, stream: &EventStream) {
+        let _ = match self {
+            End::Gone => Ok(()),
+            End::Done => stream.send_last("done", &json!({})),
+            End::Stopped(reason) => {
+                stream.send_last("stopped", &json!({ "reason": reason.to_string() }))
+            }
+        };
+    }
 }
 
 /// `GET /api/analyse`: analysis of the game's position as server-sent
 /// events, `line` for each line as the search deepens (`lines=` of them,
 /// 1 to 10), until the page closes the stream (or an hour has passed);
-/// `done` if the search ends by itself.
-pub fn analyse(request: Request, query: &Query, shared: &Shared) {
-    match variant(query) {
-        Ok(kind) => {
-            crate::rules::with_rules!(kind, R => analyse_for::<R>(request, query, shared))
-        }
-        Err(reply) => reply.send(request),
+/// `done` if the search ends by itself, `stopped` (with its `reason`) if
+/// it was told to stop.
+pub async fn analyse(query: Query, shared: Arc<Shared>, client: Client) -> Reply {
+    let (ready, is_ready) = oneshot::channel();
+    let (stream, receiver) = event_stream();
+    let started = variant(&query).and_then(|kind| {
+        crate::rules::with_rules!(kind, R => start_analysis::<R>(&query, &shared, &client, stream, ready))
+    });
+    if let Err(reply) = started {
+        return reply;
     }
+    stream_reply(is_ready, Reply::events(receiver)).await
 }
 
-fn analyse_for<R: Rules>(request: Request, query: &Query, shared: &Shared) {
-    let prepared = (|| -> Result<_, Reply> {
-        let game = ongoing::<R>(query)?;
-        let lines = query.number("lines", 1.0, 10.0, 1.0)? as usize;
-        let slot = shared.search_slot()?;
-        let mut engine = engine_for(shared, &game, MAX_LEVEL, lines)?;
-        let (events, received) = unbounded();
-        let limits = Limits {
-            infinite: true,
-            ..Limits::default()
-        };
-        engine
-            .go(GoMode::Analyze, limits, events)
-            .map_err(|e| Reply::error(500, e.to_string()))?;
-        Ok((game, slot, engine, received))
-    })();
-    let (game, _slot, engine, received) = match prepared {
-        Ok(prepared) => prepared,
-        Err(reply) => return reply.send(request),
-    };
-    let Ok(mut stream) = EventStream::open(request) else {
-        return;
-    };
-    let started = Instant::now();
-    let pos = game.position();
-    while started.elapsed() < MAX_ANALYSIS {
-        let sent = match received.recv_timeout(KEEP_ALIVE) {
-            Ok(EngineEvent::Info(info)) => stream.send("line", &info_json(pos, &info)),
-            Ok(EngineEvent::Note(note)) => stream.send("note", &json!({ "note": note })),
-            Ok(EngineEvent::Done { .. }) | Err(RecvTimeoutError::Disconnected) => {
-                let _ = stream.send("done", &json!({}));
-                break;
+fn start_analysis<R: Rules>(
+    query: &Query,
+    shared: &Arc<Shared>,
+    client: &Client,
+    stream: EventStream,
+    ready: oneshot::Sender<Result<(), Reply>>,
+) -> Result<(), Reply> {
+    let game = ongoing::<R>(query)?;
+    let lines = query.number("lines", 1.0, 10.0, 1.0)? as usize;
+    let ticket = place(shared, client, Purpose::Analyse)?;
+    let shared = Arc::clone(shared);
+    spawn_search(move || {
+        let started = (|| {
+            let mut engine = engine_for(&shared, &game, MAX_LEVEL, lines)?;
+            let (events, received) = unbounded();
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            engine
+                .go(GoMode::Analyze, limits, events)
+                .map_err(|e| Reply::error(500, e.to_string()))?;
+            Ok((engine, received))
+        })();
+        let (engine, received) = match started {
+            Ok(started) => started,
+            Err(reply) => {
+                drop(ticket);
+                let _ = ready.send(Err(reply));
+                return;
             }
-            Err(RecvTimeoutError::Timeout) => stream.keep_alive(),
+        };
+        if ready.send(Ok(())).is_err() {
+            return;
+        }
+        let end = stream_analysis(game.position(), &received, &ticket, &stream);
+        // Dropping the engine stops its search and waits for it.
+        drop(engine);
+        drop(ticket);
+        end.send(&stream);
+    })
+}
+
+/// Forwards the search's lines to the stream until it ends.
+fn stream_analysis<R: Rules>(
+    pos: &Position<R>,
+    received: &Receiver<EngineEvent>,
+    ticket: &Ticket,
+    stream: &EventStream,
+) -> End {
+    let started = Instant::now();
+    let mut last_sent = Instant::now();
+    while started.elapsed() < MAX_ANALYSIS {
+        let sent = select! {
+            recv(received) -> event => match event {
+                Ok(EngineEvent::Info(info)) => stream.send("line", &info_json(pos, &info)),
+                Ok(EngineEvent::Note(note)) => stream.send("note", &json!({ "note": note })),
+                Ok(EngineEvent::Done { .. }) | Err(_) => return End::Done,
+            },
+            recv(ticket.stop_signal()) -> why => return End::Stopped(reason_of(why)),
+            default(POLL) => if stream.is_gone() {
+                Err(Gone)
+            } else if last_sent.elapsed() >= KEEP_ALIVE {
+                stream.keep_alive()
+            } else {
+                continue;
+            },
         };
         if sent.is_err() {
-            break;
+            return End::Gone;
         }
+        last_sent = Instant::now();
     }
-    // Dropping the engine stops its search and waits for it.
-    drop(engine);
+    End::Done
 }
 
 /// `GET /api/review`: the game analysed position by position (`depth=`,
 /// 10 by default, at most `movetime=` seconds a position, 1 by default),
 /// as server-sent events: `progress` after each position, then `report`
 /// with the HTML section `tempo analyse --report` writes for the game
-/// (summary, graph, mistakes). Closing the stream stops it.
-pub fn review(request: Request, query: &Query, shared: &Shared) {
-    match variant(query) {
-        Ok(kind) => crate::rules::with_rules!(kind, R => review_for::<R>(request, query, shared)),
-        Err(reply) => reply.send(request),
+/// (summary, graph, mistakes), or `stopped` if told to stop. Closing the
+/// stream stops it.
+pub async fn review(query: Query, shared: Arc<Shared>, client: Client) -> Reply {
+    let (ready, is_ready) = oneshot::channel();
+    let (stream, receiver) = event_stream();
+    let started = variant(&query).and_then(|kind| {
+        crate::rules::with_rules!(kind, R => start_review::<R>(&query, &shared, &client, stream, ready))
+    });
+    if let Err(reply) = started {
+        return reply;
     }
+    stream_reply(is_ready, Reply::events(receiver)).await
 }
 
-fn review_for<R: Rules>(request: Request, query: &Query, shared: &Shared) {
-    let prepared = (|| -> Result<_, Reply> {
-        let game = replay::<R>(query)?;
-        if game.moves().is_empty() {
-            return Err(Reply::error(400, "the game has no moves to review"));
-        }
-        let depth = query.number("depth", 1.0, 40.0, 10.0)? as u32;
-        let seconds = query.number("movetime", 0.01, 60.0, 1.0)?;
-        let slot = shared.search_slot()?;
-        let settings = Settings {
-            limits: Limits {
-                depth: Some(depth),
-                move_time: Some(Duration::from_secs_f64(seconds)),
-                ..Limits::default()
-            },
-            multipv: 1,
-            threads: shared.settings.threads,
-            resources: ResourceSettings {
-                eval: own_eval_file::<R>(shared)
-                    .map_or(EvalSource::Builtin, |p| EvalSource::File(p.to_path_buf())),
-                builtin_egdb: true,
-                ..ResourceSettings::default()
-            },
-        };
-        let analyser = Analyser::new(settings, shared.settings.hash_mib)
-            .map_err(|why| Reply::error(500, why))?;
-        Ok((game, slot, analyser))
-    })();
-    let (game, _slot, analyser) = match prepared {
-        Ok(prepared) => prepared,
-        Err(reply) => return reply.send(request),
-    };
-    let Ok(mut stream) = EventStream::open(request) else {
-        return;
-    };
-    let positions = game.moves().len() + 1;
+fn start_review<R: Rules>(
+    query: &Query,
+    shared: &Arc<Shared>,
+    client: &Client,
+    stream: EventStream,
+    ready: oneshot::Sender<Result<(), Reply>>,
+) -> Result<(), Reply> {
+    let game = replay::<R>(query)?;
+    if game.moves().is_empty() {
+        return Err(Reply::error(400, "the game has no moves to review"));
+    }
+    let depth = query.number("depth", 1.0, 40.0, 10.0)? as u32;
+    let seconds = query.number("movetime", 0.01, 60.0, 1.0)?;
     let tags = vec![
         (
             "White".to_string(),
@@ -309,39 +443,102 @@ fn review_for<R: Rules>(request: Request, query: &Query, shared: &Shared) {
         ),
         ("Result".to_string(), game.result().score().to_string()),
     ];
+    let ticket = place(shared, client, Purpose::Review)?;
+    let settings = Settings {
+        limits: Limits {
+            depth: Some(depth),
+            move_time: Some(Duration::from_secs_f64(seconds)),
+            ..Limits::default()
+        },
+        multipv: 1,
+        threads: shared.settings.threads,
+        resources: ResourceSettings {
+            eval: own_eval_file::<R>(shared)
+                .map_or(EvalSource::Builtin, |p| EvalSource::File(p.to_path_buf())),
+            builtin_egdb: true,
+            ..ResourceSettings::default()
+        },
+    };
+    let hash_mib = shared.settings.hash_mib;
+    spawn_search(move || {
+        let analyser = match Analyser::new(settings, hash_mib) {
+            Ok(analyser) => analyser,
+            Err(why) => {
+                drop(ticket);
+                let _ = ready.send(Err(Reply::error(500, why)));
+                return;
+            }
+        };
+        if ready.send(Ok(())).is_err() {
+            return;
+        }
+        let (outcome, stop) = review_game(&analyser, &game, tags.clone(), &ticket, &stream);
+        drop(analyser);
+        drop(ticket);
+        let _ = match (outcome, stop) {
+            (_, Some(End::Gone)) => Ok(()),
+            (_, Some(end)) => {
+                end.send(&stream);
+                Ok(())
+            }
+            (Ok(records), None) => stream.send_last(
+                "report",
+                &json!({
+                    "html": game_section(&tags, &game, &records, 1),
+                    "side": side_name(game.position().side_to_move()),
+                }),
+            ),
+            (Err(why), None) => stream.send_last("failed", &json!({ "error": why })),
+        };
+    })
+}
+
+/// Reviews `game`, sending progress to `stream`: the records, or why
+/// not, and how the review was cut short if it was.
+fn review_game<R: Rules>(
+    analyser: &Analyser,
+    game: &Game<R>,
+    tags: Vec<(String, String)>,
+    ticket: &Ticket,
+    stream: &EventStream,
+) -> (Result<Vec<crate::analyse::Record>, String>, Option<End>) {
+    let positions = game.moves().len() + 1;
     let unit = Unit {
         source: Source::Argument,
         game: AnyGame::new(game.clone()),
-        tags: tags.clone(),
+        tags,
     };
     let mut records = Vec::with_capacity(positions);
-    let mut last_beat = Instant::now();
+    let mut last_sent = Instant::now();
+    let mut cut = None;
     let outcome = analyser.analyse_all(&[unit], &mut |event| {
-        match event {
+        if let Some(reason) = ticket.stopped() {
+            cut = Some(End::Stopped(reason));
+        } else if stream.is_gone() {
+            cut = Some(End::Gone);
+        }
+        if cut.is_some() {
+            return Err(std::io::Error::other("the review was stopped"));
+        }
+        let sent = match event {
             Event::Done(record) => {
                 records.push(record);
-                last_beat = Instant::now();
                 stream.send(
                     "progress",
                     &json!({ "done": records.len(), "of": positions }),
                 )
             }
-            // Deeper results show the reader is still there.
-            _ if last_beat.elapsed() >= KEEP_ALIVE => {
-                last_beat = Instant::now();
-                stream.keep_alive()
-            }
-            _ => Ok(()),
-        }
+            _ if last_sent.elapsed() >= KEEP_ALIVE => stream.keep_alive(),
+            _ => return Ok(()),
+        };
+        last_sent = Instant::now();
+        sent.map_err(|Gone| {
+            cut = Some(End::Gone);
+            std::io::Error::other("the reader is gone")
+        })
     });
-    let _ = match outcome {
-        Ok(()) => stream.send(
-            "report",
-            &json!({
-                "html": game_section(&tags, &game, &records, 1),
-                "side": side_name(game.position().side_to_move()),
-            }),
-        ),
-        Err(why) => stream.send("failed", &json!({ "error": why.to_string() })),
-    };
+    (
+        outcome.map(|()| records).map_err(|why| why.to_string()),
+        cut,
+    )
 }

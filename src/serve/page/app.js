@@ -22,9 +22,16 @@ let analysing = false;      // whether the engine analyses every position shown
 let analysis = null;        // the EventSource of the running analysis
 let analysisLines = [];
 let review = null;          // the EventSource of the running review
+let playing = null;         // the AbortController of the engine's move asked for
+
+// This page's id: every search it starts is its own, and the server
+// stops one when the page starts another of the same kind, cancels it or
+// goes away. Random, and no secure context needed (unlike randomUUID).
+const client = Array.from(crypto.getRandomValues(new Uint8Array(12)),
+  (b) => b.toString(16).padStart(2, '0')).join('');
 
 function params(extra) {
-  const p = new URLSearchParams({ variant: game.variant, moves: game.moves.slice(0, game.ply).join(' ') });
+  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.slice(0, game.ply).join(' ') });
   if (game.start) p.set('fen', game.start);
   for (const [k, v] of Object.entries(extra || {})) p.set(k, v);
   return p;
@@ -36,6 +43,22 @@ async function api(path, query, options) {
   const body = type.startsWith('application/json') ? await reply.json() : await reply.text();
   if (!reply.ok) throw new Error(body.error || body || reply.statusText);
   return body;
+}
+
+// Stops this page's searches for `purpose` (all of them when absent); a
+// page closing asks too, by beacon, which outlives it.
+function cancelSearches(purpose) {
+  const p = new URLSearchParams({ client });
+  if (purpose) p.set('purpose', purpose);
+  fetch('/api/cancel?' + p, { method: 'POST', keepalive: true }).catch(() => {});
+}
+
+// The engine's move asked for, if any, is no longer wanted: the request
+// dropped stops its search (and the page's next one would replace it).
+function stopThinking() {
+  thinking = false;
+  if (playing) playing.abort();
+  playing = null;
 }
 
 function say(text, error) {
@@ -230,13 +253,18 @@ async function engineTurn() {
   if (editing || thinking || view.result !== '*' || game.ply < game.moves.length || view.side !== side) return;
   thinking = true;
   const mine = request;
+  const asked = new AbortController();
+  playing = asked;
   say(`tempo (${side}) is thinking…`);
   try {
-    const reply = await api('/api/play', params({ level: $('level').value, movetime: $('movetime').value }));
+    const reply = await api('/api/play', params({ level: $('level').value, movetime: $('movetime').value }), { signal: asked.signal });
+    if (playing === asked) playing = null;
     thinking = false;
     if (mine !== request) return;
     play(reply.move);
   } catch (e) {
+    if (playing === asked) playing = null;
+    if (asked.signal.aborted) return;
     thinking = false;
     if (mine === request) say(`the engine could not move: ${e.message}`, true);
   }
@@ -245,7 +273,7 @@ async function engineTurn() {
 function takeBack() {
   if (game.moves.length === 0) return;
   request++;
-  thinking = false;
+  stopThinking();
   game.moves = game.moves.slice(0, game.ply);
   const history = view ? view.history : [];
   let n = 1;
@@ -258,7 +286,7 @@ function takeBack() {
 
 function newGame(start) {
   request++;
-  thinking = false;
+  stopThinking();
   game.start = start || '';
   game.moves = [];
   game.ply = 0;
@@ -267,6 +295,7 @@ function newGame(start) {
 }
 
 // Analysis: a stream of lines while the page keeps it open.
+// Closing the stream stops the search (the server sees the page go).
 function closeAnalysis() {
   if (analysis) analysis.close();
   analysis = null;
@@ -295,6 +324,10 @@ function startAnalysis() {
     source.close();
     $('analysis-state').textContent = 'done';
   });
+  source.addEventListener('stopped', (e) => {
+    source.close();
+    if (analysis === source) $('analysis-state').textContent = `stopped: ${JSON.parse(e.data).reason}`;
+  });
   // A refusal (too many searches) or a server gone: no retrying.
   source.onerror = () => {
     source.close();
@@ -308,9 +341,12 @@ function showLines() {
   for (const line of analysisLines) {
     if (!line) continue;
     const li = document.createElement('li');
-    li.innerHTML = `<span class="depth">depth ${line.depth}</span><span class="score"></span><span class="pv"></span>`;
-    li.querySelector('.score').textContent = line.score.text;
-    li.querySelector('.pv').textContent = line.pv.join(' ');
+    for (const [kind, text] of [['depth', `depth ${line.depth}`], ['score', line.score.text], ['pv', line.pv.join(' ')]]) {
+      const part = document.createElement('span');
+      part.className = kind;
+      part.textContent = text;
+      li.appendChild(part);
+    }
     out.appendChild(li);
   }
   const best = analysisLines[0];
@@ -324,6 +360,7 @@ function showLines() {
 function toggleAnalysis() {
   if (!analysing) return startAnalysis();
   closeAnalysis();
+  cancelSearches('analyse');
   analysing = false;
   $('analyse').classList.remove('on');
   $('analyse').textContent = 'Analyse';
@@ -385,7 +422,7 @@ function openGame(i) {
   game.variant = g.variant;
   $('variant').value = g.variant;
   request++;
-  thinking = false;
+  stopThinking();
   game.start = g.start;
   game.moves = g.moves.slice();
   game.ply = 0;
@@ -405,11 +442,12 @@ function toggleReview() {
   if (review) {
     review.close();
     review = null;
+    cancelSearches('review');
     $('review').textContent = 'Review the game';
     $('review-state').textContent = 'stopped';
     return;
   }
-  const p = new URLSearchParams({ variant: game.variant, moves: game.moves.join(' ') });
+  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.join(' ') });
   if (game.start) p.set('fen', game.start);
   const source = new EventSource('/api/review?' + p);
   review = source;
@@ -426,13 +464,47 @@ function toggleReview() {
     $('review-state').textContent = `${p.done} of ${p.of} positions`;
   });
   source.addEventListener('report', (e) => {
-    $('report').innerHTML = JSON.parse(e.data).html;
+    $('report').replaceChildren(...sanitised(JSON.parse(e.data).html));
     finish('done: the report is below the board');
   });
+  source.addEventListener('stopped', (e) => finish(`stopped: ${JSON.parse(e.data).reason}`));
   source.addEventListener('failed', (e) => finish(`failed: ${JSON.parse(e.data).error}`));
   source.onerror = () => {
     if (review === source) finish('stopped: the server refused (a game with no moves?) or went away');
   };
+}
+
+// The report's HTML, parsed (never run) and kept to the elements and
+// attributes a report has: no script, no style, no handler, no link out.
+const REPORT_ELEMENTS = new Set(['section', 'h2', 'h3', 'p', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'span', 'div', 'figure', 'figcaption', 'a', 'ol', 'ul', 'li', 'b', 'i', 'em', 'strong', 'br',
+  'svg', 'g', 'defs', 'marker', 'rect', 'line', 'polyline', 'path', 'circle', 'text', 'tspan', 'title']);
+const REPORT_ATTRIBUTES = new Set(['class', 'id', 'title', 'role', 'aria-label', 'colspan',
+  'viewbox', 'width', 'height', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'd', 'points',
+  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'font-size',
+  'text-anchor', 'marker-end', 'markerwidth', 'markerheight', 'refx', 'refy', 'orient', 'transform']);
+
+function sanitised(html) {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const clean = (node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === Node.TEXT_NODE) continue;
+      if (child.nodeType !== Node.ELEMENT_NODE || !REPORT_ELEMENTS.has(child.localName.toLowerCase())) {
+        child.remove();
+        continue;
+      }
+      for (const attribute of Array.from(child.attributes)) {
+        const name = attribute.name.toLowerCase();
+        const value = attribute.value.trim();
+        const allowed = REPORT_ATTRIBUTES.has(name) ||
+          (name === 'href' && child.localName === 'a' && value.startsWith('#'));
+        if (!allowed || /^(javascript|data):/i.test(value)) child.removeAttribute(attribute.name);
+      }
+      clean(child);
+    }
+  };
+  clean(doc.body);
+  return Array.from(doc.body.childNodes);
 }
 
 async function setup() {
@@ -508,6 +580,8 @@ async function setup() {
   $('load-pdn').addEventListener('click', () => loadPdn($('pdn-text').value));
   $('pdn-games').addEventListener('change', () => openGame(Number($('pdn-games').value)));
   $('review').addEventListener('click', toggleReview);
+  // A page closed or left: its searches stop at once.
+  window.addEventListener('pagehide', () => navigator.sendBeacon('/api/cancel?' + new URLSearchParams({ client })));
   refresh();
 }
 
