@@ -274,3 +274,97 @@ fn a_stopped_run_keeps_its_finished_games_whole() {
     let left: Vec<_> = fs::read_dir(&dir).unwrap().collect();
     assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
 }
+
+#[test]
+fn no_output_is_written_over_the_input_or_another_output() {
+    let game = "[White \"A\"]\n[Black \"B\"]\n{the player's own note}\n1. 32-28 (1. 33-28) *\n";
+    let input = file("guarded-in.pdn", game);
+    let path = input.to_str().unwrap();
+    // The annotation over its own input, also named another way.
+    let dotted = format!("{}/./guarded-in.pdn", env!("CARGO_TARGET_TMPDIR"));
+    for annotate in [path, dotted.as_str()] {
+        let run = analyse(&["--pdn", path, "--depth", "1", "--annotate", annotate]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("--annotate") && run.stderr.contains("--pdn"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.records.is_empty());
+        assert_eq!(fs::read_to_string(&input).unwrap(), game);
+    }
+    // Two outputs into one file.
+    let both = file("guarded-both.out", "");
+    let both = both.to_str().unwrap();
+    let run = analyse(&[
+        "--pdn",
+        path,
+        "--depth",
+        "1",
+        "--annotate",
+        both,
+        "--report",
+        both,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--report") && run.stderr.contains("--annotate"),
+        "{}",
+        run.stderr
+    );
+    // An output that exists is replaced, and said so.
+    let old = file("guarded-old.pdn", "old");
+    let run = analyse(&[
+        "--pdn",
+        path,
+        "--depth",
+        "1",
+        "--annotate",
+        old.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("replaced {}", old.display())),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_interrupt_stops_a_long_search_within_a_second() {
+    for signal in ["-INT", "-TERM"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["analyse", "--movetime", "120", "--output", "text"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Signalled just as a depth is reported that took over a second:
+        // the next one takes longer still, so only a stopped search ends
+        // within the second.
+        let mut lines =
+            std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+        let mut last = std::time::Instant::now();
+        let long = lines.by_ref().map_while(Result::ok).find(|_| {
+            let gap = last.elapsed();
+            last = std::time::Instant::now();
+            gap > std::time::Duration::from_millis(1200)
+        });
+        assert!(long.is_some(), "no long depth before the end");
+        let sent = std::time::Instant::now();
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        for _ in lines {}
+        let out = child.wait_with_output().unwrap();
+        let took = sent.elapsed();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "{signal} acted on after {took:?}"
+        );
+    }
+}

@@ -134,7 +134,8 @@ fn bad_files_are_refused_with_file_and_line() {
     );
     let (line, kind, _) = error_of(&format!("{header}{start}"));
     assert_eq!((line, kind), (2, BookErrorKind::Truncated));
-    assert_eq!(error_of("").1, BookErrorKind::Truncated);
+    assert_eq!(error_of("").1, BookErrorKind::Empty);
+    assert_eq!(error_of("# only a comment\n\n").1, BookErrorKind::Empty);
     // The end line counts another number of positions.
     let (line, kind, _) = error_of(&format!("{header}{start}end 2\n"));
     assert_eq!(line, 3);
@@ -558,6 +559,44 @@ fn add_pdn_counts_games_by_frequency_and_result() {
     // Counting again adds up; the book stays readable.
     assert_eq!(run().status.code(), Some(1));
     assert_eq!(probe(None), "move=32-28 weight=6\nmove=33-28 weight=0\n");
+}
+
+#[test]
+fn add_pdn_refuses_a_binary_file_and_its_own_book_leaving_no_book() {
+    let binary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-tests/binary.pdn");
+    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    std::fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0\x1b[31m1. 32-28\x07\0").unwrap();
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-tests/from-binary.book");
+    let _ = std::fs::remove_file(&out);
+    let run = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["book", "add-pdn", "--out"])
+        .arg(&out)
+        .arg(&binary)
+        .output()
+        .expect("run tempo");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not a text file"), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b') && !stderr.contains("ELF"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a book was left behind");
+    // The book given as one of the games it is made from.
+    let pdn = scratch("own-book.pdn", GAMES);
+    let run = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["book", "add-pdn", "--out"])
+        .arg(&pdn)
+        .arg(&pdn)
+        .output()
+        .expect("run tempo");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--out") && stderr.contains("input"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&pdn).unwrap(), GAMES);
 }
 
 #[test]

@@ -291,3 +291,56 @@ fn played_games_become_data_and_a_second_run_resumes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no game to label"));
 }
+
+#[test]
+fn no_command_writes_over_its_own_input() {
+    let dir = scratch("own-input");
+    success(selfplay(&dir, "t1.spd", "4", "1", "0/1"));
+    let data = std::fs::read(dir.join("t1.spd")).unwrap();
+    let refused = |args: &[&str], flag: &str| {
+        let out = tempo(&dir, args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--out") && stderr.contains(flag),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(dir.join("t1.spd")).unwrap(), data, "{args:?}");
+    };
+    refused(&["train", "--out", "t1.spd", "t1.spd"], "input");
+    refused(
+        &["train", "--out", "./t1.spd", "t1.spd", "--epochs", "1"],
+        "input",
+    );
+    refused(&["data", "merge", "--out", "t1.spd", "t1.spd"], "input");
+    refused(
+        &[
+            "selfplay",
+            "--out",
+            "t1.spd",
+            "--eval-file",
+            "t1.spd",
+            "--games",
+            "4",
+        ],
+        "--eval-file",
+    );
+    refused(&["data", "from-pdn", "--out", "t1.spd", "t1.spd"], "input");
+    // A file that exists is replaced, and said so.
+    std::fs::write(dir.join("w.txt"), "old").unwrap();
+    let out = success(tempo(
+        &dir,
+        &[
+            "train",
+            "--out",
+            "w.txt",
+            "t1.spd",
+            "--epochs",
+            "1",
+            "--hold-out",
+            "2",
+        ],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("replaced w.txt"), "{stderr}");
+}

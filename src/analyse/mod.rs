@@ -36,7 +36,11 @@ pub mod report;
 pub mod tactics;
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
 
 use crate::engine::Score;
 use crate::game::{Game, Games};
@@ -277,10 +281,48 @@ struct Outcome {
     time: Duration,
 }
 
+/// Stops an analysis from another thread (a Ctrl-C handler): the search
+/// running ends at once, not when its iteration does, and no other begins.
+#[derive(Clone, Default)]
+pub struct Interrupt {
+    asked: Arc<AtomicBool>,
+    running: Arc<Mutex<Option<Arc<Control>>>>,
+}
+
+impl Interrupt {
+    /// Stops the running search and every later one.
+    pub fn stop(&self) {
+        self.asked.store(true, Ordering::SeqCst);
+        if let Some(control) = self.running.lock().as_ref() {
+            control.stop();
+        }
+    }
+
+    /// Whether a stop was asked.
+    pub fn stopped(&self) -> bool {
+        self.asked.load(Ordering::SeqCst)
+    }
+
+    /// Makes `control` the running search's signals, stopped at once when a
+    /// stop was asked before.
+    fn begin(&self, control: &Arc<Control>) {
+        *self.running.lock() = Some(Arc::clone(control));
+        if self.stopped() {
+            control.stop();
+        }
+    }
+
+    /// The running search is over.
+    fn end(&self) {
+        *self.running.lock() = None;
+    }
+}
+
 /// Runs the searches of an analysis on one table.
 pub struct Analyser {
     table: Table,
     settings: Settings,
+    interrupt: Interrupt,
 }
 
 impl Analyser {
@@ -290,7 +332,13 @@ impl Analyser {
         Ok(Analyser {
             table: Table::try_new(hash_mib)?,
             settings,
+            interrupt: Interrupt::default(),
         })
+    }
+
+    /// What stops this analyser's searches from another thread.
+    pub fn interrupt(&self) -> Interrupt {
+        self.interrupt.clone()
     }
 
     /// Analyses every position of every unit, in order, handing the events
@@ -444,7 +492,8 @@ impl Analyser {
         let wanted = setup.multipv.min(root.legal_moves().len()).max(1);
         let mut current: Vec<Iteration> = Vec::new();
         let mut complete: Vec<Iteration> = Vec::new();
-        let control = Control::new(false);
+        let control = Arc::new(Control::new(false));
+        self.interrupt.begin(&control);
         let mut failed: Option<io::Error> = None;
         let mut report = |it: &Iteration| {
             if it.multipv == 1 {
@@ -463,6 +512,7 @@ impl Analyser {
         };
         let started = Instant::now();
         let result = search(&setup, &self.table, &control, &mut report);
+        self.interrupt.end();
         let time = started.elapsed();
         if let Some(e) = failed {
             return Err(e);

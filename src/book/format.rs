@@ -81,6 +81,8 @@ pub enum BookErrorKind {
     },
     /// A move given twice in one position.
     DuplicateMove(String),
+    /// The file holds nothing but blank lines and comments.
+    Empty,
     /// The file stops before its `end` line.
     Truncated,
     /// The `end` line counts another number of positions.
@@ -122,6 +124,9 @@ impl fmt::Display for BookErrorKind {
                 write!(f, "the position is already given on line {first}")
             }
             BookErrorKind::DuplicateMove(m) => write!(f, "move '{m}' is given twice"),
+            BookErrorKind::Empty => f.write_str(
+                "the file is empty: a book starts with a 'tempo-book' line (tempo book build or add-pdn writes one)",
+            ),
             BookErrorKind::Truncated => {
                 f.write_str("the file ends without its 'end' line: it is truncated")
             }
@@ -265,10 +270,11 @@ impl Book {
         };
         // Another kind of file (a text without the header) is named as such
         // first: that it also lacks an `end` line says nothing more.
-        if let Some(first) = lines.iter().position(meaningful) {
-            if !lines[first].trim().starts_with("tempo-book") {
-                return Err(err(first + 1, BookErrorKind::MissingHeader));
-            }
+        let Some(first) = lines.iter().position(meaningful) else {
+            return Err(err(lines.len().max(1), BookErrorKind::Empty));
+        };
+        if !lines[first].trim().starts_with("tempo-book") {
+            return Err(err(first + 1, BookErrorKind::MissingHeader));
         }
         // A file cut short has lost its `end` line: say so, at its last line,
         // before whatever the cut did to that line.

@@ -28,7 +28,7 @@ use crate::analyse::annotate::annotated_pdn;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
 use crate::analyse::report::{game_section, page};
-use crate::analyse::{AnalyseError, Analyser, Event, Record, Settings, Source, Unit};
+use crate::analyse::{AnalyseError, Analyser, Event, Interrupt, Record, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
 
@@ -393,24 +393,36 @@ impl<'a> GameFiles<'a> {
 }
 
 /// A flag that Ctrl-C (or a termination signal) sets, so that the run
-/// stops between two search reports and writes what it has finished.
-fn stop_on_interrupt() -> Arc<AtomicBool> {
+/// stops and writes what it has finished; the running search is stopped
+/// at once through `interrupt`.
+fn stop_on_interrupt(interrupt: Interrupt) -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let set = Arc::clone(&flag);
     // Without a handler (one set already, in a test) Ctrl-C ends the
     // process as before: the files hold what was last written.
-    let _ = ctrlc::set_handler(move || set.store(true, Ordering::SeqCst));
+    let _ = ctrlc::set_handler(move || {
+        set.store(true, Ordering::SeqCst);
+        interrupt.stop();
+    });
     flag
 }
 
 /// Runs `tempo analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let kind = args.variant;
+    let mut outputs = Vec::new();
     for (flag, path) in [("--annotate", &args.annotate), ("--report", &args.report)] {
         if let Some(path) = path {
             check_output(flag, path)?;
+            outputs.push((flag, path.as_path()));
         }
     }
+    let mut inputs: Vec<(&str, &Path)> = [("--pdn", &args.pdn), ("--positions", &args.positions)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    inputs.extend(args.resources.inputs());
+    let replacing = super::guard_outputs(&inputs, &outputs)?;
     let (units, skipped) = load(args, kind)?;
     let no_limit = args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none();
     let settings = Settings {
@@ -437,7 +449,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
     let mut out = io::stdout().lock();
     let mut files = GameFiles::new(args, &units);
-    let interrupted = stop_on_interrupt();
+    let interrupted = stop_on_interrupt(analyser.interrupt());
     let mut emit = |event: Event| {
         if interrupted.load(Ordering::SeqCst) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
@@ -460,6 +472,9 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
         Ok(()) => false,
     };
     files.write()?;
+    if files.written > 0 {
+        replacing.say();
+    }
     if stopped {
         eprintln!(
             "interrupted: analysed {}; {} finished game(s) written",

@@ -368,16 +368,29 @@ fn replay<R: Rules>(game: &PdnGame, plies: usize) -> Result<(Position<R>, Vec<Mo
 /// status 1); the others are counted and the book written.
 fn add_pdn_for<R: Rules>(args: &AddPdnArgs) -> Result<ExitCode, String> {
     let out = args.out.as_path();
+    let inputs: Vec<(&str, &Path)> = args.files.iter().map(|f| ("input", f.as_path())).collect();
+    super::guard_outputs(&inputs, &[("--out", out)])?;
     let mut book = if out.exists() {
         Book::read_file::<R>(out).map_err(|e| e.to_string())?
     } else {
         Book::new(R::KIND)
     };
-    let (mut counted, mut moves, mut bad, mut other) = (0usize, 0usize, 0usize, 0usize);
+    // Every file is read, and refused if it is not text, before the book
+    // is touched: a wrong file leaves no book behind.
+    let mut texts = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let text = String::from_utf8_lossy(&bytes);
-        for game in read_games(&text) {
+        if bytes.contains(&0) {
+            return Err(format!(
+                "{}: not a text file (it holds NUL bytes): give PDN files",
+                file.display()
+            ));
+        }
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let (mut counted, mut moves, mut bad, mut other) = (0usize, 0usize, 0usize, 0usize);
+    for (file, text) in args.files.iter().zip(&texts) {
+        for game in read_games(text) {
             let game = match game {
                 Ok(g) => g,
                 Err(e) => {

@@ -130,6 +130,10 @@ pub fn run(args: &DataArgs) -> Result<ExitCode, String> {
 }
 
 fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
+    let mut inputs: Vec<(&str, &std::path::Path)> =
+        args.files.iter().map(|f| ("input", f.as_path())).collect();
+    inputs.extend(args.resources.inputs());
+    super::guard_outputs(&inputs, &[("--out", &args.out)])?;
     let mut games: Vec<PlayedGame<R>> = Vec::new();
     let mut skipped = 0usize;
     for file in &args.files {
@@ -222,7 +226,11 @@ fn common_variant(asked: Option<VariantKind>, files: &[PathBuf]) -> Result<Varia
 
 fn run_merge(args: &MergeArgs) -> Result<ExitCode, String> {
     let kind = common_variant(args.variant, &args.files)?;
+    let inputs: Vec<(&str, &std::path::Path)> =
+        args.files.iter().map(|f| ("input", f.as_path())).collect();
+    let replacing = super::guard_outputs(&inputs, &[("--out", &args.out)])?;
     let merged = merge(&args.files, &args.out, kind).map_err(|e| e.to_string())?;
+    replacing.say();
     // The duplicates, one line for each pair of files.
     let mut pairs: Vec<(usize, usize, u64)> = Vec::new();
     for &(_, dropped, kept) in &merged.duplicates {

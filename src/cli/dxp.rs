@@ -99,6 +99,14 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Runs `tempo dxp`.
 pub fn run(args: &DxpArgs) -> Result<ExitCode, String> {
     let config = session_config(args)?;
+    if let Some(pdn) = &args.pdn {
+        let book: Vec<(&str, &std::path::Path)> = args
+            .book_file
+            .iter()
+            .map(|f| ("--book-file", std::path::Path::new(f)))
+            .collect();
+        super::guard_outputs(&book, &[("--pdn", pdn)])?;
+    }
     let mut engine = EngineHost::new();
     engine
         .set_param("threads", &args.threads.to_string())

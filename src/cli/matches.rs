@@ -281,6 +281,15 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
         return Err("a DXP engine plays one game at a time: give --concurrency 1".to_string());
     }
     let controls = controls(args, control(args)?, &engines)?;
+    if let Some(pdn) = &args.pdn {
+        let openings = std::path::Path::new(&args.openings);
+        let inputs: Vec<(&str, &std::path::Path)> = if args.openings == "builtin" {
+            Vec::new()
+        } else {
+            vec![("--openings", openings)]
+        };
+        super::guard_outputs(&inputs, &[("--pdn", std::path::Path::new(pdn))])?;
+    }
     let openings = load_openings::<R>(&args.openings)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut pdn_file = match &args.pdn {

@@ -175,3 +175,26 @@ pub(crate) fn write_line(args: std::fmt::Arguments) {
         }
     }
 }
+
+/// Checks a command's outputs against its inputs and each other
+/// ([`crate::files::check_outputs`]) before any work, and gives what says
+/// "replaced FILE" on standard error for each output that existed, once
+/// the command has written them.
+pub(crate) fn guard_outputs(
+    inputs: &[(&str, &std::path::Path)],
+    outputs: &[(&str, &std::path::Path)],
+) -> Result<Replacing, String> {
+    crate::files::check_outputs(inputs, outputs).map(Replacing)
+}
+
+/// The outputs of a command that existed before it ran.
+pub(crate) struct Replacing(Vec<std::path::PathBuf>);
+
+impl Replacing {
+    /// Says on standard error which existing files were replaced.
+    pub(crate) fn say(&self) {
+        for path in &self.0 {
+            eprintln!("replaced {}", path.display());
+        }
+    }
+}

@@ -39,6 +39,18 @@ pub struct ResourceArgs {
 }
 
 impl ResourceArgs {
+    /// The files and folders the flags name, each with its flag: inputs
+    /// that no output of the command may replace.
+    pub fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--eval-file", &self.eval_file),
+            ("--egdb-path", &self.egdb_path),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect()
+    }
+
     /// The settings the flags name.
     pub fn settings(&self) -> ResourceSettings {
         ResourceSettings {

@@ -101,6 +101,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     if args.hand_eval {
         settings.eval = EvalSource::HandTermsOnly;
     }
+    super::guard_outputs(&args.resources.inputs(), &[("--out", &args.out)])?;
     let resources = SearchResources::<R>::load(&settings).map_err(|e| e.to_string())?;
     let (mut writer, existing) = open_data(&args.out, kind)?;
     let threads = threads_or_all(args.threads);

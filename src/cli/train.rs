@@ -152,6 +152,19 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
     if args.batch == 0 || args.epochs == 0 {
         return Err("--batch and --epochs must be at least 1".to_string());
     }
+    let mut inputs: Vec<(&str, &Path)> =
+        args.files.iter().map(|f| ("input", f.as_path())).collect();
+    inputs.extend(args.init.as_deref().map(|f| ("--init", f)));
+    let replacing = super::guard_outputs(&inputs, &[("--out", &args.out)])?;
+    let trained = train(args);
+    if trained.is_ok() {
+        replacing.say();
+    }
+    trained
+}
+
+/// Trains the weights or network the arguments ask for.
+fn train(args: &TrainArgs) -> Result<ExitCode, String> {
     if args.network {
         if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > MAX_HIDDEN {
             return Err(format!(

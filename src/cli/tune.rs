@@ -149,6 +149,12 @@ fn settings(run: &Run) -> String {
 }
 
 fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
+    if args.openings != "builtin" {
+        super::guard_outputs(
+            &[("--openings", Path::new(&args.openings))],
+            &[("--state", &args.state)],
+        )?;
+    }
     let run = start_or_resume(args)?;
     let control = parse_control(&args.control)?;
     let openings = load_openings::<R>(&args.openings)?;

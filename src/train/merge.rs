@@ -97,9 +97,9 @@ struct Source {
 /// Merges the data files `inputs`, all of `kind`, into `out` (replaced if
 /// it exists): every batch once, in batch order.
 pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged, MergeError> {
-    let out_id = identity(out);
+    let out_id = crate::files::identity(out);
     for input in inputs {
-        if out_id.is_some() && identity(input) == out_id {
+        if out_id.is_some() && crate::files::identity(input) == out_id {
             return Err(MergeError::OutputIsInput(out.to_path_buf()));
         }
     }
@@ -189,16 +189,3 @@ fn read_at(files: &mut [File], inputs: &[PathBuf], source: &Source) -> Result<Ve
     Ok(bytes)
 }
 
-/// What tells two paths to one file apart from other files: the full path
-/// with links resolved, for a file that does not exist yet its directory's
-/// resolved and its name (`None` if even that cannot be resolved).
-fn identity(path: &Path) -> Option<PathBuf> {
-    if let Ok(full) = path.canonicalize() {
-        return Some(full);
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(parent.canonicalize().ok()?.join(path.file_name()?))
-}
