@@ -2,7 +2,7 @@
 //! loopback address unless told otherwise. It needs the `server` feature
 //! (on by default); a build without it says so.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,7 +81,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
         allow_hosts: args.allow_hosts.clone(),
         eval_file,
     };
-    let server = Server::bind(SocketAddr::new(args.address, args.port), settings)?;
+    let server = Server::bind(std::net::SocketAddr::new(args.address, args.port), settings)?;
     let address = server.address()?;
     let host = match address.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -89,7 +89,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, String> {
     };
     outln!(
         "tempo serve: open http://{} in a browser (Ctrl-C stops the server)",
-        SocketAddr::new(host, address.port())
+        std::net::SocketAddr::new(host, address.port())
     );
     server.run()?;
     Ok(ExitCode::SUCCESS)

@@ -188,4 +188,3 @@ fn read_at(files: &mut [File], inputs: &[PathBuf], source: &Source) -> Result<Ve
     file.read_exact(&mut bytes).map_err(io)?;
     Ok(bytes)
 }
-
