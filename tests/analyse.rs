@@ -339,6 +339,47 @@ fn a_bad_fen_argument_stops_the_run() {
     assert_eq!(run.code, 2, "one limit at most");
 }
 
+/// A mistaken position names both forms, and a position of another board
+/// names the `--variant` it needs.
+#[test]
+fn a_position_of_no_form_or_of_another_board_is_said_with_the_fix() {
+    let said = |fen: &str, variant: &str| {
+        let run = analyse(&["--fen", fen, "--variant", variant, "--depth", "1"]);
+        assert_eq!(run.code, 2, "{fen}: {}", run.stderr);
+        run.stderr
+    };
+    let hello = said("hello world", "international");
+    assert!(
+        hello.contains("FEN") && hello.contains("51 characters"),
+        "{hello}"
+    );
+    let start8 = format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12));
+    let eight = said(&start8, "international");
+    assert!(
+        eight.contains("--variant") && eight.contains("brazilian"),
+        "{eight}"
+    );
+    let ten = said("W:W31-50:B1-20", "brazilian");
+    assert!(
+        ten.contains("square 50") && ten.contains("--variant") && ten.contains("international"),
+        "{ten}"
+    );
+}
+
+/// A PDN file given as `--positions` is refused with `--pdn` named,
+/// instead of an error for each of its lines.
+#[test]
+fn a_pdn_given_as_positions_is_said_to_need_pdn() {
+    let pdn = file(
+        "given-as-positions.pdn",
+        "[Event \"x\"]\n[Result \"*\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+    );
+    let run = analyse(&["--positions", pdn.to_str().unwrap(), "--depth", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--pdn"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
 /// An input file with nothing in it is said so and is a skipped input
 /// (exit 1); `--fen` with a file, or two files, is refused.
 #[test]

@@ -147,3 +147,71 @@ fn two_processes_play_a_game_over_loopback_and_their_logs_agree() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// SIGTERM (as Ctrl-C) in the middle of a game: the server exits within a
+/// second with 130, its PDN holds the game as interrupted, and the
+/// client, told by GAMEEND, ends too.
+#[test]
+fn a_signal_mid_game_writes_the_game_as_interrupted() {
+    let server_pdn = pdn_path("dxp-signal-server.pdn");
+    let mut server = Guard(
+        Command::new(TEMPO)
+            .args(["dxp", "--listen", "127.0.0.1:0", "--connections", "1"])
+            .args(["--name", "server", "--hash", "16", "--pdn"])
+            .arg(&server_pdn)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the server"),
+    );
+    let mut lines = BufReader::new(server.0.stdout.take().expect("stdout")).lines();
+    let first = lines.next().and_then(Result::ok).expect("a first line");
+    let addr = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line '{first}'"))
+        .to_string();
+    let mut client = Guard(
+        Command::new(TEMPO)
+            .args(["dxp", "--connect", &addr, "--initiator", "--time", "30"])
+            .args(["--colour", "black", "--name", "client", "--hash", "16"])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start the client"),
+    );
+    // Wait for the game to start, then for a move or two.
+    let started = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("game 1:"));
+    assert!(started.is_some(), "the game never started");
+    std::thread::sleep(Duration::from_millis(1500));
+    let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+    let signalled = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let status = loop {
+        if let Some(status) = server.0.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(3),
+            "the server still runs after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        signalled.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert_eq!(status.code(), Some(130), "{status}");
+    let out = rest.join().expect("server output");
+    assert!(out.iter().any(|l| l.contains("interrupted")), "{out:?}");
+    let log = std::fs::read_to_string(&server_pdn).expect("server PDN");
+    assert_eq!(tag(&log, "Result"), "*", "{log}");
+    assert!(tag(&log, "Termination").contains("interrupted"), "{log}");
+    client.wait_ok(Duration::from_secs(15), "the client");
+}

@@ -73,9 +73,15 @@ fn games_until_the_peer_stops(
 }
 
 /// Runs a session on its own thread; returns its end and its games.
-fn spawn(
+fn spawn(config: SessionConfig, link: PipeLink) -> thread::JoinHandle<(SessionEnd, Vec<GameLog>)> {
+    spawn_with(config, link, crossbeam_channel::never())
+}
+
+/// Runs a session that `interrupt` can stop on its own thread.
+fn spawn_with(
     config: SessionConfig,
     mut link: PipeLink,
+    interrupt: Receiver<()>,
 ) -> thread::JoinHandle<(SessionEnd, Vec<GameLog>)> {
     thread::spawn(move || {
         let mut engine = EngineHost::new();
@@ -87,6 +93,7 @@ fn spawn(
             &mut link,
             &mut std::io::sink(),
             &mut |g: &GameLog| games.push(g.clone()),
+            &interrupt,
         )
         .expect("session error");
         (end, games)
@@ -196,6 +203,72 @@ fn quiet(seconds: u16, from: u8, to: u8) -> DxpMessage {
 
 fn game_end(reason: EndReason, stop: StopCode) -> DxpMessage {
     DxpMessage::GameEnd { reason, stop }
+}
+
+/// Stopped mid-game (Ctrl-C), the session ends within a second: the game
+/// is logged as interrupted and the opponent gets a GAMEEND that stops.
+#[test]
+fn an_interrupt_ends_the_game_as_interrupted_and_logs_it() {
+    let (ours, theirs) = pipe();
+    let (stop, interrupt) = crossbeam_channel::bounded::<()>(0);
+    let mut cfg = config(Role::Follower);
+    cfg.max_move_time = Some(Duration::from_secs(30));
+    let session = spawn_with(cfg, ours, interrupt);
+    let mut peer = Peer { link: theirs };
+    // The engine is White and thinks for up to 30 s on its first move.
+    assert_eq!(peer.request(Side::White, None), Acceptance::Accepted);
+    thread::sleep(Duration::from_millis(300));
+    let stopped = std::time::Instant::now();
+    drop(stop);
+    let (end, games) = session.join().unwrap();
+    assert!(
+        stopped.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        stopped.elapsed()
+    );
+    assert_eq!(end, SessionEnd::Interrupted);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].result, "*");
+    assert!(
+        games[0].termination.contains("interrupted"),
+        "{}",
+        games[0].termination
+    );
+    assert!(
+        games[0].pdn().contains("[Result \"*\"]"),
+        "{}",
+        games[0].pdn()
+    );
+    // The engine's first move may have gone before the stop.
+    loop {
+        match peer.receive() {
+            DxpMessage::Move(_) => continue,
+            DxpMessage::GameEnd { stop, .. } => {
+                assert_eq!(stop, StopCode::Stop);
+                break;
+            }
+            other => panic!("expected GAMEEND, got {other:?}"),
+        }
+    }
+}
+
+/// A peer that sends nothing at all is said so soon, with the likely
+/// mistake, rather than after the idle timeout of a game.
+#[test]
+fn a_peer_that_never_speaks_is_named_so() {
+    let (ours, _theirs) = pipe();
+    let mut cfg = config(Role::Follower);
+    cfg.idle_timeout = Duration::from_secs(1);
+    let (end, games) = spawn(cfg, ours).join().unwrap();
+    assert!(games.is_empty());
+    assert_eq!(
+        end,
+        SessionEnd::NeverHeard {
+            waited: Duration::from_secs(1),
+            follower: true
+        }
+    );
+    assert!(end.to_string().contains("--initiator"), "{end}");
 }
 
 #[test]

@@ -475,7 +475,10 @@ fn bad_input_is_answered_with_an_error_and_the_engine_keeps_serving() {
     // Invalid positions.
     e.refused("pos pos=Wbbbb", "51");
     e.refused(&format!("pos pos={}", START10.replace('W', "X")), "'X'");
-    e.refused(&format!("pos pos={START8}"), "expected 51");
+    e.refused(
+        &format!("pos pos={START8}"),
+        "has 51 characters on this board",
+    );
     // An 8x8 position while the variant is International names the way out.
     e.refused(
         &format!("pos pos={START8}"),
@@ -488,8 +491,10 @@ fn bad_input_is_answered_with_an_error_and_the_engine_keeps_serving() {
     );
     e.refused(&format!("pos pos={START10} moves=\"32-28 xx\""), "move 2");
     e.refused("pos pos=W:W9,K16:B11,12,13,20 moves=\"16x15\"", "ambiguous");
-    // The previous game stands after a refused pos.
+    // After a refused pos no go plays the position before it.
     e.send("level depth=1");
+    e.refused("go think", "the last pos was refused");
+    e.send(&format!("pos pos={START10}"));
     e.send("go think");
     let (_, done, _) = e.search(PATIENCE);
     assert!(done.starts_with("done move="), "{done}");
@@ -559,7 +564,10 @@ fn brazilian_and_multipv_analysis() {
     let (infos, _, _) = e.search(PATIENCE);
     assert!(infos.iter().all(|l| field(l, "multipv").is_none()));
     // A 10x10 string is refused in Brazilian, and the alias names work.
-    e.refused(&format!("pos pos={START10}"), "expected 33");
+    e.refused(
+        &format!("pos pos={START10}"),
+        "has 33 characters on this board",
+    );
     e.send("set-param name=variant value=standard");
     e.send(&format!("pos pos={START10}"));
     e.send("set-param name=variant value=international");
@@ -657,6 +665,89 @@ fn the_engine_exits_promptly_at_the_end_of_input_even_mid_search() {
         let quit = e.send("quit");
         e.exit_since(quit)
     });
+}
+
+impl Engine {
+    /// Closes stdin, then gathers every line until the exit.
+    fn close_and_read(mut self) -> Vec<String> {
+        drop(self.stdin.take());
+        let mut seen = Vec::new();
+        while let Some((_, line)) = self.next(PATIENCE) {
+            seen.push(line);
+        }
+        let exited = Instant::now();
+        self.exit_since(exited);
+        seen
+    }
+}
+
+/// A script that ends with `stop`, or with `go think`, still gets its
+/// move before the engine exits.
+#[test]
+fn a_script_ending_with_stop_or_go_gets_its_move() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send(&format!("pos pos={START10}"));
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.close_and_read();
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("done move=")),
+        "{lines:?}"
+    );
+    for book in ["true", "false"] {
+        let mut e = Engine::ready();
+        e.send(&format!("set-param name=book value={book}"));
+        e.send(&format!("pos pos={START10}"));
+        e.send("level move-time=0.3");
+        e.send("go think");
+        let lines = e.close_and_read();
+        let dones = lines.iter().filter(|l| l.starts_with("done move=")).count();
+        assert_eq!(dones, 1, "book {book}: {lines:?}");
+    }
+}
+
+/// The advice for an unquoted move list works when typed as the error
+/// shows it (with single quotes: the output never holds `"`).
+#[test]
+fn the_quoting_advice_works_as_shown() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send(&format!("pos pos={START10} moves=32-28 18-23"));
+    let (_, reply) = e.next(PATIENCE).expect("an answer");
+    let start = reply.find("moves=").expect("the advice");
+    let advice = &reply[start..reply.len() - 1];
+    assert_eq!(advice, "moves='32-28 18-23'", "{reply}");
+    e.send(&format!("pos pos={START10} {advice}"));
+    e.send("level depth=2");
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    let from = move_from(&done);
+    assert!(
+        from == 28 || (31..=50).contains(&from),
+        "a move of White's: {done}"
+    );
+}
+
+/// After a refused `pos` no `go` plays a move of the position before,
+/// until a `pos` is taken.
+#[test]
+fn a_go_after_a_refused_pos_is_refused_until_a_good_pos() {
+    let _turn = one_at_a_time();
+    let mut e = Engine::ready();
+    e.send("level depth=2");
+    e.refused(
+        &format!("pos pos={START10} moves=\"32-28 11-99\""),
+        "'11-99' is illegal",
+    );
+    e.refused("go think", "the last pos was refused");
+    e.refused("go analyze", "send a pos the engine takes first");
+    e.send(&format!("pos pos={START10} moves=\"32-28\""));
+    e.send("go think");
+    let (_, done, _) = e.search(PATIENCE);
+    let from = move_from(&done);
+    assert!((16..=20).contains(&from), "a move of Black's: {done}");
 }
 
 /// The square a `done` line's move starts from.

@@ -347,7 +347,20 @@ fn malformed_hub_strings_are_errors() {
         Err(NotationError::Position(PositionError::TooManyPieces { .. }))
     ));
     // parse_position sends text without ':' to the Hub reader.
-    assert!(parse_position::<Intl>("garbage").is_err());
+    assert_eq!(
+        parse_position::<Intl>("hello world"),
+        Err(NotationError::NotAPosition {
+            expected: 51,
+            found: 11
+        })
+    );
+    let said = parse_position::<Intl>("hello world")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        said.contains("FEN") && said.contains("51 characters"),
+        "{said}"
+    );
     assert!(parse_position::<Intl>("").is_err());
 }
 

@@ -245,6 +245,17 @@ fn cli_rejects_a_bad_fen_without_panicking() {
 }
 
 #[test]
+fn cli_refuses_a_depth_beyond_the_cap_and_a_depth_of_zero() {
+    for depth in ["99", "31", "0"] {
+        let out = tempo(&["perft", "--depth", depth]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--depth {depth}: {out:?}");
+        assert!(stderr.contains("1..=30"), "--depth {depth}: {stderr}");
+        assert!(out.stdout.is_empty(), "--depth {depth}");
+    }
+}
+
+#[test]
 fn cli_tools_end_quietly_when_their_reader_goes_away() {
     for args in [&["perft", "--depth", "3"][..], &["bench", "--depth", "1"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))

@@ -16,8 +16,6 @@ use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
@@ -28,7 +26,7 @@ use crate::analyse::annotate::annotated_pdn;
 use crate::analyse::input::{read_pdn, read_position, read_positions, start_position, InputError};
 use crate::analyse::output::{render, Format};
 use crate::analyse::report::{game_section, page};
-use crate::analyse::{AnalyseError, Analyser, Event, Interrupt, Record, Settings, Source, Unit};
+use crate::analyse::{AnalyseError, Analyser, Event, Record, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
 
@@ -190,10 +188,23 @@ fn clock(d: Duration) -> String {
     }
 }
 
+/// Whether `text` reads as PDN: a tag pair line (`[Event "..."]`) or a
+/// line that starts with a numbered move (`1. 32-28`).
+fn looks_like_pdn(text: &str) -> bool {
+    text.lines().map(str::trim).any(|line| {
+        let tag = line.starts_with('[') && line.ends_with(']') && line.contains('"');
+        let numbered = line
+            .split_once('.')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        tag || numbered
+    })
+}
+
 /// The units to analyse and the inputs skipped, read from the arguments.
 fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), String> {
     if let Some(fen) = &args.fen {
-        let game = read_position(kind, fen).map_err(|e| format!("--fen: {e}"))?;
+        let game = read_position(kind, fen)
+            .map_err(|e| format!("--fen: {e}{}", super::other_board_hint(fen, kind)))?;
         let unit = Unit {
             source: Source::Argument,
             game,
@@ -227,6 +238,14 @@ fn load(args: &AnalyseArgs, kind: VariantKind) -> Result<(Vec<Unit>, usize), Str
     } else {
         read_positions(kind, &text)
     };
+    if !pdn && units.is_empty() && looks_like_pdn(&text) {
+        return Err(format!(
+            "{}: a PDN file, not one of positions (a FEN or Hub string a line): \
+             give it as --pdn {}",
+            path.display(),
+            path.display()
+        ));
+    }
     for InputError {
         line,
         message,
@@ -392,21 +411,6 @@ impl<'a> GameFiles<'a> {
     }
 }
 
-/// A flag that Ctrl-C (or a termination signal) sets, so that the run
-/// stops and writes what it has finished; the running search is stopped
-/// at once through `interrupt`.
-fn stop_on_interrupt(interrupt: Interrupt) -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let set = Arc::clone(&flag);
-    // Without a handler (one set already, in a test) Ctrl-C ends the
-    // process as before: the files hold what was last written.
-    let _ = ctrlc::set_handler(move || {
-        set.store(true, Ordering::SeqCst);
-        interrupt.stop();
-    });
-    flag
-}
-
 /// Runs `tempo analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let kind = args.variant;
@@ -449,9 +453,12 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     let mut progress = Progress::new(units.iter().map(|u| u.game.positions()).sum());
     let mut out = io::stdout().lock();
     let mut files = GameFiles::new(args, &units);
-    let interrupted = stop_on_interrupt(analyser.interrupt());
+    // Ctrl-C (or SIGTERM) stops the running search at once; the run then
+    // writes what it finished.
+    let interrupt = analyser.interrupt();
+    let interrupted = super::signals::install(move || interrupt.stop());
     let mut emit = |event: Event| {
-        if interrupted.load(Ordering::SeqCst) {
+        if interrupted.raised() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
         }
         out.write_all(render(&event, format).as_bytes())?;
@@ -481,7 +488,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
             counted(progress.done, "position"),
             files.written
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(super::signals::INTERRUPTED_EXIT));
     }
     for (what, path) in [
         ("annotated games", &args.annotate),

@@ -294,7 +294,7 @@ fn build_for<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
 
 fn probe_for<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
     let pos = match &args.fen {
-        Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
+        Some(text) => super::position_arg::<R>("--fen", text)?,
         None => Position::<R>::start(),
     };
     let book = match &args.book {

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use super::VariantParser;
 use crate::egdb::{build_slices, BuildEvent, Egdb, Material, Value};
 use crate::rules::movegen::{has_capture, side_has_capture};
-use crate::rules::notation::{format_move, parse_position, to_fen};
+use crate::rules::notation::{format_move, to_fen};
 use crate::rules::{DrawClocks, DrawSettings, MoveStyle, Position, Rules, VariantKind};
 
 /// Arguments of `tempo egdb`.
@@ -226,7 +226,7 @@ fn run_build<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
 
 fn run_probe<R: Rules>(args: &ProbeArgs) -> Result<ExitCode, String> {
     let t = &args.tables;
-    let pos = parse_position::<R>(&args.fen).map_err(|e| format!("--fen: {e}"))?;
+    let pos = super::position_arg::<R>("--fen", &args.fen)?;
     let pieces = pos.occupied().count_ones();
     if pieces > t.pieces {
         return Err(format!(

@@ -17,7 +17,7 @@ use clap::Args;
 use super::VariantParser;
 use crate::engine::draw_params;
 use crate::game::Game;
-use crate::rules::notation::{parse_position, to_fen};
+use crate::rules::notation::to_fen;
 use crate::rules::{DrawSettings, Position, Rules, VariantKind};
 
 /// Arguments of `tempo game`.
@@ -45,7 +45,7 @@ pub fn run(args: &GameArgs) -> Result<ExitCode, String> {
 
 fn run_for<R: Rules>(args: &GameArgs) -> Result<ExitCode, String> {
     let start = match &args.fen {
-        Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
+        Some(text) => super::position_arg::<R>("--fen", text)?,
         None => Position::<R>::start(),
     };
     let mut settings = DrawSettings::for_variant(R::KIND);

@@ -24,6 +24,7 @@ pub mod perft;
 mod resource_args;
 mod selfplay;
 mod serve;
+mod signals;
 mod tactics;
 mod train;
 mod tune;
@@ -196,5 +197,61 @@ impl Replacing {
         for path in &self.0 {
             eprintln!("replaced {}", path.display());
         }
+    }
+}
+
+/// Reads a position given on the command line (`flag`, as `--fen`): a FEN
+/// or a Hub position string of `R`'s board. A mistake is said with what
+/// would fix it: a string of another board's length, or a square beyond
+/// this board, names the `--variant` it needs.
+pub(crate) fn position_arg<R: crate::rules::Rules>(
+    flag: &str,
+    text: &str,
+) -> Result<crate::rules::Position<R>, String> {
+    crate::rules::notation::parse_position::<R>(text)
+        .map_err(|e| format!("{flag}: {e}{}", other_board_hint(text, R::KIND)))
+}
+
+/// What to add to the error of a position that may belong to another
+/// board than `variant`'s: nothing when it does not look so.
+pub(crate) fn other_board_hint(text: &str, variant: VariantKind) -> String {
+    let text = text.trim();
+    let names = |kinds: Vec<VariantKind>| {
+        kinds
+            .into_iter()
+            .map(VariantKind::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !text.contains(':') {
+        let length = text.chars().count();
+        let boards = VariantKind::with_hub_length(length);
+        if length == variant.hub_length() || boards.is_empty() {
+            return String::new();
+        }
+        return format!(
+            "; {length} characters is a Hub string of another board, played by {}: \
+             give --variant (this one is {variant})",
+            names(boards)
+        );
+    }
+    let highest = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<u32>().ok())
+        .max();
+    match highest {
+        Some(square) if square > variant.squares() => {
+            let boards: Vec<VariantKind> = VariantKind::ALL
+                .into_iter()
+                .filter(|kind| kind.squares() >= square)
+                .collect();
+            format!(
+                "; square {square} is beyond this board ({variant} numbers 1-{}): a position \
+                 of another board needs its --variant ({})",
+                variant.squares(),
+                names(boards)
+            )
+        }
+        _ => String::new(),
     }
 }

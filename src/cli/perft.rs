@@ -7,9 +7,16 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::VariantParser;
-use crate::rules::notation::{format_move, parse_move, parse_position};
+use crate::rules::notation::{format_move, parse_move};
 use crate::rules::perft::{divide, perft};
 use crate::rules::{Move, MoveStyle, Position, Rules, VariantKind};
+
+/// The deepest `--depth`: International's count at 30 would take longer
+/// than anyone waits, and deeper counts can overflow 64 bits.
+pub const MAX_DEPTH: u32 = 30;
+
+/// An estimate of the next depth's time is said when it passes this.
+const SAY_ESTIMATE_OVER: f64 = 10.0;
 
 /// Arguments of `tempo perft`.
 #[derive(Debug, Args)]
@@ -25,8 +32,10 @@ pub struct PerftArgs {
     /// FEN holds, such as a Frisian king's run of moves.
     #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
-    /// Deepest depth to count; every depth from 1 up is printed.
-    #[arg(long, value_name = "D", default_value_t = 6)]
+    /// Deepest depth to count, 1 to 30; every depth from 1 up is printed,
+    /// and before a depth that looks long, an estimate of its time.
+    #[arg(long, value_name = "D", default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: u32,
     /// Also print the count below each root move at the deepest depth.
     #[arg(long)]
@@ -75,7 +84,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, String> {
 
 fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
     let mut pos = match &args.fen {
-        Some(text) => parse_position::<R>(text).map_err(|e| format!("--fen: {e}"))?,
+        Some(text) => super::position_arg::<R>("--fen", text)?,
         None => Position::<R>::start(),
     };
     for (n, text) in args
@@ -87,11 +96,14 @@ fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
         let mv = parse_move(&pos, text).map_err(|e| format!("--moves: move {}: {e}", n + 1))?;
         pos = pos.play(mv);
     }
-    if args.depth == 0 {
-        return Err("--depth must be at least 1".to_string());
-    }
     let threads = args.threads as usize;
+    // The last depth's count and time, for the next one's estimate.
+    let mut last: Option<(u64, f64)> = None;
+    let mut growth = 1.0;
     for depth in 1..=args.depth {
+        if let Some((_, secs)) = last {
+            say_estimate(depth, secs * growth, growth);
+        }
         let started = Instant::now();
         let nodes = if args.divide && depth == args.depth {
             let mut total = 0;
@@ -110,6 +122,26 @@ fn run_for<R: Rules>(args: &PerftArgs) -> Result<ExitCode, String> {
             0.0
         };
         outln!("depth {depth} nodes {nodes} time {secs:.3} mnps {mnps:.1}");
+        if let Some((before, _)) = last {
+            growth = nodes as f64 / before.max(1) as f64;
+        }
+        last = Some((nodes, secs));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says on standard error how long `depth` will take, if that looks long:
+/// the last depth's time times the last growth of the count.
+fn say_estimate(depth: u32, seconds: f64, growth: f64) {
+    if seconds > SAY_ESTIMATE_OVER {
+        let hours = seconds / 3600.0;
+        let time = if hours >= 1.0 {
+            format!("{hours:.1} hours")
+        } else {
+            format!("{:.0} seconds", seconds)
+        };
+        eprintln!(
+            "depth {depth}: about {time} (the count grew {growth:.1} times a depth); Ctrl-C stops"
+        );
+    }
 }

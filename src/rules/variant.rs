@@ -144,6 +144,27 @@ impl VariantKind {
         Some(kind)
     }
 
+    /// How many characters a Hub position string of this variant's board
+    /// has (the side, then one per square).
+    pub fn hub_length(self) -> usize {
+        crate::rules::with_rules!(self, R => <<R as Rules>::Geometry as Geometry>::HUB_LEN)
+    }
+
+    /// How many squares this variant's board numbers (1 to this).
+    pub fn squares(self) -> u32 {
+        crate::rules::with_rules!(self, R => <<R as Rules>::Geometry as Geometry>::SQUARES)
+    }
+
+    /// The variants whose Hub position strings have `length` characters, in
+    /// the order of [`VariantKind::ALL`]: the boards a string of that length
+    /// can describe.
+    pub fn with_hub_length(length: usize) -> Vec<VariantKind> {
+        VariantKind::ALL
+            .into_iter()
+            .filter(|kind| kind.hub_length() == length)
+            .collect()
+    }
+
     /// Every accepted spelling, for help texts.
     pub fn names() -> String {
         VariantKind::ALL

@@ -20,8 +20,14 @@
 //!   forever for a `stop` that was meant for it;
 //! - `ponder-hit` reaches the engine only during a `go ponder` search that
 //!   has not had one yet, so it can never restart a running clock;
-//! - end of input and `quit` stop the search and return at once, without
-//!   a `done`;
+//! - at the end of input every command read is still carried out: the
+//!   running search and every held `go` end with their `done` (a search
+//!   with no end of its own, `go analyze`, `go ponder` or `level
+//!   infinite`, is stopped at once), then the loop returns; a script that
+//!   ends with `stop` or `go think` gets its move;
+//! - `quit` stops the search and returns at once, without a `done`;
+//! - after a refused `pos`, every `go` is refused until a `pos` is taken:
+//!   a GUI that missed the error never gets a move of another position;
 //! - no input makes the loop panic or stop serving: bad input is answered
 //!   with `error message="..."`, and only a failing output ends the loop
 //!   early (nobody is listening any more).
@@ -38,7 +44,7 @@ use super::codec::{
 };
 use super::numbering::{Numbering, Wire};
 use crate::engine::{EngineError, EngineEvent, EngineHost, GoMode, AUTHOR, NAME, VERSION};
-use crate::rules::{Geometry, Rules, VariantKind};
+use crate::rules::VariantKind;
 
 /// The longest input line read, in bytes; a longer line is skipped and
 /// answered with an error.
@@ -145,6 +151,8 @@ pub fn serve<W: Write>(input: Receiver<Input>, out: W) -> io::Result<()> {
         events_tx,
         search: None,
         held: VecDeque::new(),
+        ending: false,
+        refused_pos: None,
     };
     let result = session.serve(&input, &events);
     session.engine.stop();
@@ -172,6 +180,9 @@ enum Flow {
 struct Search {
     /// A `go ponder` still waiting for its `ponder-hit`.
     awaiting_hit: bool,
+    /// Whether it runs until stopped (`go analyze`, `go ponder`, `level
+    /// infinite`): at the end of input it is stopped, not waited for.
+    endless: bool,
 }
 
 struct Session<W: Write> {
@@ -183,6 +194,10 @@ struct Session<W: Write> {
     events_tx: Sender<EngineEvent>,
     search: Option<Search>,
     held: VecDeque<Item>,
+    /// The input has ended: what was read is finished, then the loop ends.
+    ending: bool,
+    /// Why the last `pos` was refused, while no `pos` has been taken since.
+    refused_pos: Option<String>,
 }
 
 impl<W: Write> Session<W> {
@@ -190,6 +205,17 @@ impl<W: Write> Session<W> {
         loop {
             if self.drain_held()? == Flow::Quit {
                 return Ok(());
+            }
+            if self.ending {
+                // Everything read has been carried out but the search.
+                if self.search.is_none() {
+                    return Ok(());
+                }
+                // The session holds a sender, so the channel stays open.
+                if let Ok(event) = events.recv() {
+                    self.on_event(event)?;
+                }
+                continue;
             }
             select! {
                 recv(input) -> message => {
@@ -262,7 +288,13 @@ impl<W: Write> Session<W> {
             Input::TooLong(length) => Item::Error(format!(
                 "a line of {length} bytes was skipped: lines are limited to {MAX_LINE} bytes"
             )),
-            Input::End => return Ok(Flow::Quit),
+            Input::End => {
+                self.ending = true;
+                if self.search.as_ref().is_some_and(|search| search.endless) {
+                    self.engine.stop();
+                }
+                return Ok(Flow::Continue);
+            }
         };
         if self.search.is_none() {
             return self.execute(item);
@@ -311,13 +343,25 @@ impl<W: Write> Session<W> {
     /// Starts a search in `mode` whose clock started when its line was
     /// `read`.
     fn go(&mut self, mode: GoMode, read: Instant) -> io::Result<()> {
+        if let Some(why) = &self.refused_pos {
+            let message = format!(
+                "go: refused: the last pos was refused ({why}); send a pos the engine takes first"
+            );
+            return self.error(&message);
+        }
         let mut limits = self.level.limits(mode);
         limits.since = Some(read);
+        let endless = limits.infinite || mode == GoMode::Ponder;
         match self.engine.go(mode, limits, self.events_tx.clone()) {
             Ok(()) => {
                 self.search = Some(Search {
                     awaiting_hit: mode == GoMode::Ponder,
+                    endless,
                 });
+                if self.ending && endless {
+                    // Nothing more will come to stop it.
+                    self.engine.stop();
+                }
                 Ok(())
             }
             Err(e) => self.error(&format!("go: {e}")),
@@ -380,6 +424,7 @@ impl<W: Write> Session<W> {
                 let wire = self.wire();
                 let ours: Vec<String> = moves.iter().map(|m| wire.move_text(m)).collect();
                 let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+                self.refused_pos = None;
                 if let Err(mut e) = self.engine.set_position(&wire.position(&position), &ours) {
                     // Name the move as it was sent.
                     if let EngineError::IllegalMove { text, index, .. } = &mut e {
@@ -394,6 +439,7 @@ impl<W: Write> Session<W> {
                         format!(", numbering {}", self.numbering.name())
                     };
                     let hint = other_board(&position, self.engine.variant());
+                    self.refused_pos = Some(e.to_string());
                     self.error(&format!("pos: {e} (variant {variant}{numbering}){hint}"))?;
                 }
             }
@@ -434,13 +480,11 @@ impl<W: Write> Session<W> {
 /// board's: the variants that board plays, to be chosen first.
 fn other_board(position: &str, current: VariantKind) -> String {
     let length = position.trim().chars().count();
-    let length_of = |kind: VariantKind| crate::rules::with_rules!(kind, R => <<R as Rules>::Geometry as Geometry>::HUB_LEN);
-    if position.contains(':') || length == length_of(current) {
+    if position.contains(':') || length == current.hub_length() {
         return String::new();
     }
-    let fitting: Vec<&str> = VariantKind::ALL
+    let fitting: Vec<&str> = VariantKind::with_hub_length(length)
         .into_iter()
-        .filter(|&kind| length_of(kind) == length)
         .map(VariantKind::hub_name)
         .collect();
     match fitting.as_slice() {

@@ -53,6 +53,14 @@ pub enum NotationError {
         /// Characters found.
         found: usize,
     },
+    /// Text given as a position in either form that is neither: no `:`
+    /// of a FEN, and not a Hub string's length.
+    NotAPosition {
+        /// Characters of a Hub string on this board.
+        expected: usize,
+        /// Characters found.
+        found: usize,
+    },
     /// A character that has no meaning at that place.
     BadChar {
         /// Index of the character (0-based) in the text.
@@ -84,6 +92,12 @@ impl fmt::Display for NotationError {
             NotationError::BadLength { expected, found } => write!(
                 f,
                 "position string has {found} characters, expected {expected}"
+            ),
+            NotationError::NotAPosition { expected, found } => write!(
+                f,
+                "not a position: a FEN has ':' between its parts (W:W31,32,33:B1,2,3), and a \
+                 Hub position string has {expected} characters on this board (W or B to move, \
+                 then w, b, W, B or e for each square), not {found}"
             ),
             NotationError::BadChar { index, found } => {
                 write!(f, "unexpected character '{found}' at index {index}")
@@ -409,6 +423,11 @@ pub fn parse_position<R: Rules>(text: &str) -> Result<Position<R>, NotationError
     if text.contains(':') {
         parse_fen(text)
     } else {
-        parse_hub(text)
+        parse_hub(text).map_err(|e| match e {
+            NotationError::BadLength { expected, found } => {
+                NotationError::NotAPosition { expected, found }
+            }
+            other => other,
+        })
     }
 }

@@ -178,12 +178,25 @@ impl Session<'_> {
                 }
             };
             let incoming = self.incoming.clone();
+            let interrupt = self.interrupt.clone();
             let wait = deadline.saturating_duration_since(Instant::now());
             let pending = self.pending.take();
             let item = if let Some(item) = pending {
                 Some(item)
             } else {
                 select! {
+                    recv(interrupt) -> _ => {
+                        self.interrupted = true;
+                        let ending = Ending {
+                            result: "*",
+                            termination: "interrupted: we were stopped (Ctrl-C or a \
+                                          termination signal)"
+                                .to_string(),
+                        };
+                        play.our_stop = StopCode::Stop;
+                        let (ending, _) = self.send_end(play, EndReason::Unknown, ending)?;
+                        return Ok((ending, After::End(SessionEnd::Interrupted)));
+                    }
                     recv(events) -> event => {
                         if let Some(step) = self.on_event(play, event.ok())? {
                             return Ok(step);
@@ -476,6 +489,9 @@ impl Session<'_> {
         let deadline = Instant::now() + REPLY_WAIT.min(self.config.idle_timeout);
         loop {
             let Some(item) = self.next_before(deadline) else {
+                if self.interrupted {
+                    return Ok((ending, After::End(SessionEnd::Interrupted)));
+                }
                 self.say("no GAMEEND came back");
                 return Ok((ending, After::Continue));
             };

@@ -33,7 +33,7 @@ use std::fmt;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{select, Receiver};
 
 use super::codec::{
     Acceptance, BackAnswer, DxpError, DxpMessage, GameRequest, Setup, StopCode, SQUARES, VERSION,
@@ -43,6 +43,10 @@ use crate::game::Game;
 use crate::pdn::{game_pdn, GameTags};
 use crate::rules::{International, Move, Piece, Position, Side, Square};
 
+/// Longest wait for the first message of a connection (when shorter than
+/// the idle timeout): a peer that is not a DXP program, or a follower
+/// waiting for a follower, is said so soon, not after minutes of silence.
+const FIRST_MESSAGE_WAIT: Duration = Duration::from_secs(30);
 /// Longest wait for the answer to a GAMEEND we sent.
 const REPLY_WAIT: Duration = Duration::from_secs(10);
 /// How long a search may run past its hard time limit before it is stopped.
@@ -181,6 +185,16 @@ pub enum SessionEnd {
     Closed(String),
     /// Nothing arrived for this long.
     Silent(Duration),
+    /// Nothing at all arrived on the connection for this long.
+    NeverHeard {
+        /// How long we waited.
+        waited: Duration,
+        /// Whether we were waiting for a game request.
+        follower: bool,
+    },
+    /// We were told to stop (Ctrl-C, a termination signal): the game in
+    /// progress ended as interrupted.
+    Interrupted,
 }
 
 impl fmt::Display for SessionEnd {
@@ -193,6 +207,21 @@ impl fmt::Display for SessionEnd {
             SessionEnd::Silent(t) => {
                 write!(f, "the opponent was silent for {} s", t.as_secs())
             }
+            SessionEnd::NeverHeard { waited, follower } => {
+                write!(
+                    f,
+                    "nothing came in {} s: is the other side a DXP program?",
+                    waited.as_secs()
+                )?;
+                if *follower {
+                    f.write_str(
+                        " It proposed no game: if it waits for one too, give --initiator \
+                         to propose the games",
+                    )?;
+                }
+                Ok(())
+            }
+            SessionEnd::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -231,13 +260,16 @@ impl From<EngineError> for SessionError {
 
 /// Runs one connection to its end: plays the plan (initiator) or answers
 /// requests (follower). Every finished game goes to `on_game`; progress
-/// lines go to `log`.
+/// lines go to `log`. When `interrupt` delivers or disconnects, the game
+/// in progress ends at once as interrupted (logged, and the opponent sent
+/// a GAMEEND without waiting for its answer) and the session ends.
 pub fn run_session(
     config: &SessionConfig,
     engine: &mut EngineHost,
     link: &mut dyn Link,
     log: &mut dyn Write,
     on_game: &mut dyn FnMut(&GameLog),
+    interrupt: &Receiver<()>,
 ) -> Result<SessionEnd, SessionError> {
     let incoming = link.incoming();
     let mut session = Session {
@@ -249,6 +281,9 @@ pub fn run_session(
         on_game,
         pending: None,
         games: 0,
+        interrupt: interrupt.clone(),
+        interrupted: false,
+        heard: false,
     };
     match &config.role {
         Role::Initiator(plan) => session.initiate(plan),
@@ -285,6 +320,12 @@ struct Session<'a> {
     pending: Option<Incoming>,
     /// Games started on this connection.
     games: usize,
+    /// Delivers or disconnects when the session must stop.
+    interrupt: Receiver<()>,
+    /// The interrupt has come: every wait ends at once.
+    interrupted: bool,
+    /// Something has come on the connection.
+    heard: bool,
 }
 
 /// The DXP form of a position.
@@ -320,17 +361,52 @@ impl Session<'_> {
         Ok(self.link.send(message)?)
     }
 
-    /// The next incoming item before `deadline`, `None` on timeout.
+    /// The next incoming item before `deadline`; `None` on timeout, or at
+    /// once when the session is interrupted (`interrupted` says which).
     fn next_before(&mut self, deadline: Instant) -> Option<Incoming> {
         if let Some(item) = self.pending.take() {
             return Some(item);
         }
+        if self.interrupted {
+            return None;
+        }
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.incoming.recv_timeout(wait) {
-            Ok(item) => Some(item),
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
-            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
-                Some(Incoming::Closed("the link is gone".to_string()))
+        let interrupt = self.interrupt.clone();
+        select! {
+            recv(self.incoming) -> item => {
+                let item = item
+                    .unwrap_or_else(|_| Incoming::Closed("the link is gone".to_string()));
+                self.heard |= !matches!(item, Incoming::Closed(_));
+                Some(item)
+            }
+            recv(interrupt) -> _ => {
+                self.interrupted = true;
+                None
+            }
+            default(wait) => None,
+        }
+    }
+
+    /// How long to wait for the next message outside a game: the idle
+    /// timeout, or less for the first message of the connection.
+    fn quiet_wait(&self) -> Duration {
+        if self.heard {
+            self.config.idle_timeout
+        } else {
+            self.config.idle_timeout.min(FIRST_MESSAGE_WAIT)
+        }
+    }
+
+    /// Why a wait outside a game came back empty.
+    fn no_message(&self, waited: Duration) -> SessionEnd {
+        if self.interrupted {
+            SessionEnd::Interrupted
+        } else if self.heard {
+            SessionEnd::Silent(waited)
+        } else {
+            SessionEnd::NeverHeard {
+                waited,
+                follower: matches!(self.config.role, Role::Follower),
             }
         }
     }
@@ -368,9 +444,9 @@ impl Session<'_> {
     /// The follower: answer requests and play the games accepted.
     fn follow(&mut self) -> Result<SessionEnd, SessionError> {
         loop {
-            let deadline = Instant::now() + self.config.idle_timeout;
-            let Some(item) = self.next_before(deadline) else {
-                return Ok(SessionEnd::Silent(self.config.idle_timeout));
+            let wait = self.quiet_wait();
+            let Some(item) = self.next_before(Instant::now() + wait) else {
+                return Ok(self.no_message(wait));
             };
             let Incoming::Message(DxpMessage::GameReq(request)) = item else {
                 if let Some(end) = self.outside_game(item)? {
@@ -443,10 +519,11 @@ impl Session<'_> {
                 moves: plan.moves,
                 start: plan.start.as_ref().map(setup_of),
             }))?;
-            let deadline = Instant::now() + self.config.idle_timeout;
+            let wait = self.quiet_wait();
+            let deadline = Instant::now() + wait;
             let opponent = loop {
                 let Some(item) = self.next_before(deadline) else {
-                    return Ok(SessionEnd::Silent(self.config.idle_timeout));
+                    return Ok(self.no_message(wait));
                 };
                 match item {
                     Incoming::Message(DxpMessage::GameAcc { name, answer }) => {

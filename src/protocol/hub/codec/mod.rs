@@ -2,8 +2,9 @@
 //! lines out. No I/O, no threads, no engine state.
 //!
 //! Input syntax: `command arg=value arg="quoted value" flag ...`. Extra
-//! whitespace means nothing; a quoted value runs to the next `"` and may
-//! hold spaces and `=`; there are no escapes. Unknown commands parse to
+//! whitespace means nothing; a quoted value runs to the next `"` (or, if
+//! it opened with `'`, the next `'`: errors show quotes so) and may hold
+//! spaces and `=`; there are no escapes. Unknown commands parse to
 //! `None` and unknown arguments are skipped, as the protocol asks; a known
 //! command that is malformed is a `CommandError` that says what is wrong.
 //!

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-/// One argument of a line: `name=value`, `name="quoted value"` or a bare
-/// `name` (a flag, `value` is `None`).
+/// One argument of a line: `name=value`, `name="quoted value"` (or
+/// `name='quoted value'`, as error messages show a quote) or a bare `name`
+/// (a flag, `value` is `None`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg {
     /// The argument's name.
@@ -74,9 +75,14 @@ pub fn parse_args(text: &str) -> Result<Vec<Arg>, SyntaxError> {
             return Err(SyntaxError::MissingName);
         }
         let value;
-        if let Some(quoted) = after_equals.strip_prefix('"') {
+        let quote = after_equals
+            .chars()
+            .next()
+            .filter(|&c| c == '"' || c == '\'');
+        if let Some(quote) = quote {
+            let quoted = &after_equals[1..];
             let close = quoted
-                .find('"')
+                .find(quote)
                 .ok_or_else(|| SyntaxError::UnterminatedQuote(name.to_string()))?;
             value = &quoted[..close];
             rest = &quoted[close + 1..];
@@ -114,6 +120,23 @@ mod tests {
             name: name.to_string(),
             value: value.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn single_quotes_quote_a_value_as_double_quotes_do() {
+        let args = parse_args(" moves='32-28 18-23' name=\"it's\" x=a'b").unwrap();
+        assert_eq!(
+            args,
+            vec![
+                arg("moves", Some("32-28 18-23")),
+                arg("name", Some("it's")),
+                arg("x", Some("a'b")),
+            ]
+        );
+        assert_eq!(
+            parse_args("moves='32-28"),
+            Err(SyntaxError::UnterminatedQuote("moves".into()))
+        );
     }
 
     #[test]
