@@ -20,7 +20,7 @@ use tempo::rules::{
 use tempo::search::tt::Table;
 use tempo::search::SearchResources;
 use tempo::train::average::average;
-use tempo::train::data::{read_file as read_data, DataWriter};
+use tempo::train::data::{read_file as read_data, DataWriter, Recipe};
 use tempo::train::driver::EpochReport;
 use tempo::train::pattern_fit::{fit, FitConfig, Fitted, Samples};
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
@@ -491,13 +491,13 @@ fn selfplay_is_reproducible_resumes_and_shards() {
     for path in [&whole, &parts] {
         let _ = std::fs::remove_file(path);
     }
-    let (mut w, existing) = DataWriter::open(&whole, kind).unwrap();
+    let (mut w, existing) = DataWriter::open(&whole, kind, &Recipe::default()).unwrap();
     let done = selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
     assert_eq!(done.games_done, 8);
-    let (mut w, existing) = DataWriter::open(&parts, kind).unwrap();
+    let (mut w, existing) = DataWriter::open(&parts, kind, &Recipe::default()).unwrap();
     selfplay::<Brazilian>(&small_config(4), &mut w, &existing, &mut |_| {}).unwrap();
     drop(w);
-    let (mut w, existing) = DataWriter::open(&parts, kind).unwrap();
+    let (mut w, existing) = DataWriter::open(&parts, kind, &Recipe::default()).unwrap();
     assert_eq!(existing.games, 4);
     let done = selfplay::<Brazilian>(&config, &mut w, &existing, &mut |_| {}).unwrap();
     assert_eq!(done.games_done, 8);
@@ -512,7 +512,7 @@ fn selfplay_is_reproducible_resumes_and_shards() {
     for i in 0..2 {
         let path = scratch(&format!("shard{i}.spd"));
         let _ = std::fs::remove_file(&path);
-        let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
+        let (mut w, existing) = DataWriter::open(&path, kind, &Recipe::default()).unwrap();
         let config = SelfplayConfig {
             shard: (i, 2),
             ..small_config(8)
@@ -528,7 +528,8 @@ fn selfplay_is_reproducible_resumes_and_shards() {
 fn selfplay_file(name: &str, config: &SelfplayConfig<Brazilian>) -> PathBuf {
     let path = scratch(name);
     let _ = std::fs::remove_file(&path);
-    let (mut w, existing) = DataWriter::open(&path, VariantKind::Brazilian).unwrap();
+    let (mut w, existing) =
+        DataWriter::open(&path, VariantKind::Brazilian, &Recipe::default()).unwrap();
     selfplay::<Brazilian>(config, &mut w, &existing, &mut |_| {}).unwrap();
     path
 }

@@ -15,7 +15,7 @@ use tempo::rules::notation::parse_fen;
 use tempo::rules::{Brazilian, VariantKind};
 use tempo::search::resources::{EvalSource, ResourceSettings};
 use tempo::search::SearchResources;
-use tempo::train::data::{read_file, DataWriter};
+use tempo::train::data::{read_file, DataWriter, Recipe};
 use tempo::train::distinct::distinct;
 use tempo::train::driver::EpochReport;
 use tempo::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
@@ -45,7 +45,8 @@ fn data(name: &str, games: u64) -> PathBuf {
         hash_mib: 1,
         resources: SearchResources::builtin(),
     };
-    let (mut writer, existing) = DataWriter::open(&path, VariantKind::Brazilian).unwrap();
+    let (mut writer, existing) =
+        DataWriter::open(&path, VariantKind::Brazilian, &Recipe::default()).unwrap();
     selfplay::<Brazilian>(&config, &mut writer, &existing, &mut |_| {}).unwrap();
     path
 }

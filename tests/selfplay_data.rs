@@ -64,6 +64,14 @@ fn selfplay(dir: &Path, out: &str, games: &str, seed: &str, shard: &str) -> Comm
     )
 }
 
+/// The lines of `tempo data info` with counts (not the recipes).
+fn counts(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with("  made by: "))
+        .collect()
+}
+
 fn chunks(path: &Path) -> Vec<Chunk> {
     read_file(path, VariantKind::International).unwrap()
 }
@@ -179,7 +187,15 @@ fn shards_played_at_once_merge_into_the_whole_run() {
         .count();
     let info = success(tempo(&dir, &["data", "info", "merged.spd", "shard-1.spd"]));
     let stdout = String::from_utf8_lossy(&info.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
+    // The merge of one run's shards keeps the run's recipe.
+    let recipes: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  made by: "))
+        .collect();
+    assert_eq!(recipes.len(), 2, "{stdout}");
+    assert_eq!(recipes[0], recipes[1], "{stdout}");
+    assert!(recipes[0].contains("seed=4"), "{stdout}");
+    let lines = counts(&stdout);
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(
         lines[0].starts_with(&format!(
@@ -215,7 +231,7 @@ fn info_names_the_batches_an_unfinished_shard_lacks() {
     success(selfplay(&dir, "a.spd", "8", "6", "0/2"));
     let info = success(tempo(&dir, &["data", "info", "b.spd", "a.spd"]));
     let stdout = String::from_utf8_lossy(&info.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
+    let lines = counts(&stdout);
     assert!(
         lines[0].ends_with("2 batches 1-3 every 2, none missing"),
         "{stdout}"
@@ -343,4 +359,80 @@ fn no_command_writes_over_its_own_input() {
     ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("replaced w.txt"), "{stderr}");
+}
+
+/// A resumed run must be the run that made the file: another seed or
+/// other options are refused with what differs, and a run that adds games
+/// cannot count a batch the file holds with fewer games as done.
+#[test]
+fn a_run_resumes_only_under_the_recipe_of_its_file() {
+    let dir = scratch("recipe");
+    let run = |extra: &[&str]| {
+        tempo(
+            &dir,
+            &["selfplay", "--variant", "brazilian", "--out", "sp.spd"],
+        )
+        .args(["--threads", "1", "--egdb-builtin", "false"])
+        .args(extra)
+        .output()
+        .unwrap()
+    };
+    let first = run(&["--games", "2", "--nodes", "200"]);
+    assert!(first.status.success(), "{first:?}");
+    for (extra, says) in [
+        (
+            &["--games", "2", "--nodes", "200", "--seed", "2"][..],
+            "seed 1 in the file, 2 now",
+        ),
+        (
+            &["--games", "2", "--nodes", "300"][..],
+            "nodes 200 in the file, 300 now",
+        ),
+        (
+            &["--games", "2", "--nodes", "200", "--batch-games", "2"][..],
+            "batch-games 16 in the file, 2 now",
+        ),
+        // Batch 0 holds 2 games; a run of 4 in batches of 16 puts 4 in it.
+        (
+            &["--games", "4", "--nodes", "200"][..],
+            "batch 0 in the file holds 2 games",
+        ),
+    ] {
+        let out = run(extra);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+    }
+    let info = success(tempo(&dir, &["data", "info", "sp.spd"]));
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains("2 games"), "{info}");
+    assert!(
+        info.contains("made by: command=selfplay") && info.contains("seed=1"),
+        "{info}"
+    );
+    // In batches of 2, a run of 4 adds one batch: 4 games, as info counts.
+    let small = |games: &str| {
+        tempo(
+            &dir,
+            &["selfplay", "--variant", "brazilian", "--out", "sp2.spd"],
+        )
+        .args([
+            "--nodes",
+            "200",
+            "--threads",
+            "1",
+            "--egdb-builtin",
+            "false",
+        ])
+        .args(["--batch-games", "2", "--games", games])
+        .output()
+        .unwrap()
+    };
+    assert!(small("2").status.success());
+    let more = small("4");
+    let stdout = String::from_utf8_lossy(&more.stdout);
+    assert!(stdout.contains("4/4 games of this run"), "{stdout}");
+    let info = success(tempo(&dir, &["data", "info", "sp2.spd"]));
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains(": brazilian, 4 games"), "{info}");
 }

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::resource_args::ResourceArgs;
-use super::selfplay::{open_data, progress_printer, report, threads_or_all};
+use super::selfplay::{open_data, progress_printer, report, threads_or_all, BUILD};
 use super::VariantParser;
 use crate::pdn::read_games;
 use crate::rules::{Rules, VariantKind};
 use crate::search::SearchResources;
-use crate::train::data::{file_variant, read_file, Census};
+use crate::train::data::{file_variant, read_file, read_recipe, Census, Recipe};
 use crate::train::label::{played_game, run as label, LabelConfig, PlayedGame};
 use crate::train::merge::merge;
 
@@ -163,7 +163,32 @@ fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
     }
     let resources =
         SearchResources::<R>::load(&args.resources.settings()).map_err(|e| e.to_string())?;
-    let (mut writer, existing) = open_data(&args.out, R::KIND)?;
+    let mut recipe = Recipe::default()
+        .with("command", "data from-pdn")
+        .with("build", BUILD);
+    for file in &args.files {
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let name = file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        recipe = recipe.with(
+            "pdn",
+            format!("{name} fnv1a {:016x}", crate::checksum::fnv1a(&bytes)),
+        );
+    }
+    let recipe = recipe
+        .with("depth", args.depth)
+        .with(
+            "nodes",
+            args.nodes.map_or("none".to_string(), |n| n.to_string()),
+        )
+        .with("batch-games", args.batch_games)
+        .with("hash", args.hash);
+    let recipe = args
+        .resources
+        .recipe(recipe, false, resources.egdb_pieces());
+    let (mut writer, existing) = open_data(&args.out, R::KIND, &recipe)?;
     let threads = threads_or_all(args.threads);
     let config = LabelConfig {
         depth: Some(args.depth),
@@ -267,6 +292,10 @@ fn run_info(args: &InfoArgs) -> Result<ExitCode, String> {
         let census = Census::of(&chunks);
         drop(chunks);
         outln!("{}: {kind}, {}", file.display(), describe(&census));
+        match read_recipe(file, kind).map_err(|e| e.to_string())? {
+            Some(recipe) => outln!("  made by: {recipe}"),
+            None => outln!("  made by: not recorded"),
+        }
         total.add(&census);
     }
     if args.files.len() > 1 {

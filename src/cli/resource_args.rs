@@ -9,6 +9,7 @@ use clap::Args;
 use crate::search::resources::{
     EvalSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
 };
+use crate::train::data::Recipe;
 
 /// Where the searches' weights and endgame tables come from.
 #[derive(Clone, Debug, Args)]
@@ -49,6 +50,31 @@ impl ResourceArgs {
         .into_iter()
         .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
         .collect()
+    }
+
+    /// `recipe` with the evaluation and the endgame tables these flags
+    /// give (`hand_eval`: the hand-written terms alone): a file by its name
+    /// and checksum, so that the same file on another machine reads the
+    /// same; the tables by the pieces `loaded`.
+    pub fn recipe(&self, recipe: Recipe, hand_eval: bool, loaded_egdb_pieces: u32) -> Recipe {
+        let eval = match &self.eval_file {
+            _ if hand_eval => "hand-written terms".to_string(),
+            Some(path) => {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                match std::fs::read(path) {
+                    Ok(bytes) => format!("{name} fnv1a {:016x}", crate::checksum::fnv1a(&bytes)),
+                    Err(_) => name,
+                }
+            }
+            None if self.eval_network => "built-in network".to_string(),
+            None => "built-in patterns".to_string(),
+        };
+        recipe
+            .with("eval", eval)
+            .with("egdb-pieces", loaded_egdb_pieces)
     }
 
     /// The settings the flags name.

@@ -14,14 +14,16 @@ use super::VariantParser;
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::search::resources::EvalSource;
 use crate::search::SearchResources;
-use crate::train::data::{DataWriter, Existing};
+use crate::train::data::{DataWriter, Existing, Recipe};
 use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
 
 /// Arguments of `tempo selfplay`.
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
     /// The data file; a second run with the same options resumes it, and a
-    /// run with more --games adds to it.
+    /// run with more --games adds to it (from a multiple of --batch-games).
+    /// The file records its seed, options and build, and a run under
+    /// others is refused, saying which differ.
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// The variant played.
@@ -103,7 +105,31 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     }
     super::guard_outputs(&args.resources.inputs(), &[("--out", &args.out)])?;
     let resources = SearchResources::<R>::load(&settings).map_err(|e| e.to_string())?;
-    let (mut writer, existing) = open_data(&args.out, kind)?;
+    let random_plies = args
+        .random_plies
+        .unwrap_or(if <R::Geometry as Geometry>::ROWS == 10 {
+            8
+        } else {
+            6
+        });
+    let recipe = Recipe::default()
+        .with("command", "selfplay")
+        .with("build", BUILD)
+        .with("nodes", args.nodes)
+        .with("vary-nodes", args.vary_nodes)
+        .with(
+            "depth",
+            args.depth.map_or("none".to_string(), |d| d.to_string()),
+        )
+        .with("random-plies", random_plies)
+        .with("seed", args.seed)
+        .with("max-plies", args.max_plies)
+        .with("batch-games", args.batch_games)
+        .with("hash", args.hash);
+    let recipe = args
+        .resources
+        .recipe(recipe, args.hand_eval, resources.egdb_pieces());
+    let (mut writer, existing) = open_data(&args.out, kind, &recipe)?;
     let threads = threads_or_all(args.threads);
     let config = SelfplayConfig {
         games: args.games,
@@ -111,13 +137,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         nodes: Some(args.nodes),
         vary_nodes: args.vary_nodes,
         depth: args.depth,
-        random_plies: args
-            .random_plies
-            .unwrap_or(if <R::Geometry as Geometry>::ROWS == 10 {
-                8
-            } else {
-                6
-            }),
+        random_plies,
         seed: args.seed,
         threads,
         shard: args.shard,
@@ -146,13 +166,25 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Opens (or starts) the data file `out` of a run, saying so when a chunk
-/// an earlier run left unfinished is cut off.
+/// The build that makes a data file, as its recipe names it.
+pub(super) const BUILD: &str = concat!("tempo ", env!("CARGO_PKG_VERSION"));
+
+/// Opens (or starts) the data file `out` of a run made by `recipe`,
+/// saying so when a chunk an earlier run left unfinished is cut off, or
+/// when the file records no recipe to check the run against.
 pub(super) fn open_data(
     out: &std::path::Path,
     kind: VariantKind,
+    recipe: &Recipe,
 ) -> Result<(DataWriter, Existing), String> {
-    let (writer, existing) = DataWriter::open(out, kind).map_err(|e| e.to_string())?;
+    let (writer, existing) = DataWriter::open(out, kind, recipe).map_err(|e| e.to_string())?;
+    if existing.unrecorded {
+        eprintln!(
+            "{}: the file records no recipe (an older build's, or a merge of different runs): \
+             the run adds to it unchecked",
+            out.display()
+        );
+    }
     if existing.dropped_bytes > 0 {
         eprintln!(
             "{}: cut off {} bytes of a chunk an earlier run left unfinished",

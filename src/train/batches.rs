@@ -74,17 +74,35 @@ pub fn run_batches(
         .filter(|b| b % shards as u64 == shard as u64)
         .collect();
     let games_total: u64 = mine.iter().map(|&b| games_of(b)).sum();
+    let in_file = |b: u64| {
+        existing
+            .batches
+            .iter()
+            .find(|&&(batch, _)| u64::from(batch) == b)
+            .map(|&(_, games)| games)
+    };
+    // A batch the file holds with other games than this run puts in it (a
+    // run with more --games after one that ended inside a batch) would be
+    // counted done and never played.
+    for &b in &mine {
+        if let Some(games) = in_file(b) {
+            if u64::from(games) != games_of(b) {
+                return Err(format!(
+                    "batch {b} in the file holds {games} games, this run puts {} in it: a run \
+                     adds games only from a multiple of the batch size ({batch_games}); \
+                     give another --out for the games beyond",
+                    games_of(b)
+                ));
+            }
+        }
+    }
     let pending: Vec<u64> = mine
         .iter()
         .copied()
-        .filter(|b| !existing.batches.contains(&(*b as u32)))
+        .filter(|&b| in_file(b).is_none())
         .collect();
     let pending_games: u64 = pending.iter().map(|&b| games_of(b)).sum();
-    let done_before: u64 = mine
-        .iter()
-        .filter(|b| existing.batches.contains(&(**b as u32)))
-        .map(|&b| games_of(b))
-        .sum();
+    let done_before: u64 = mine.iter().filter_map(|&b| in_file(b)).map(u64::from).sum();
     let threads = plan.threads.max(1).min(pending.len().max(1));
     let mut state = Progress {
         games_done: done_before,

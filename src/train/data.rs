@@ -8,6 +8,12 @@
 //!      8   4  format version (1), little-endian
 //!     12  24  variant name (ASCII, zero-padded)
 //!     36   4  reserved, 0
+//! then the recipe, what made the file (files written before it have
+//! none):
+//!      0   4  "RCPE"
+//!      4   4  bytes of the text
+//!      8   8  FNV-1a 64 checksum of the text
+//!     16   n  the text: `key=value` lines (UTF-8)
 //! then chunks, each one batch of whole games:
 //!      0   4  "CHNK"
 //!      4   4  batch number (which games: see `selfplay`)
@@ -32,7 +38,8 @@
 //!
 //! A file whose last chunk is cut short (the run was stopped while writing
 //! it) is refused by the readers, and `tempo selfplay` run again on the same
-//! file cuts that chunk off and goes on.
+//! file cuts that chunk off and goes on, if its recipe is the file's: a run
+//! under other options, another seed or another build is refused.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -48,6 +55,10 @@ const VERSION: u32 = 1;
 const HEADER: usize = 40;
 const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 const CHUNK_HEADER: usize = 24;
+const RECIPE_MAGIC: &[u8; 4] = b"RCPE";
+const RECIPE_HEADER: usize = 16;
+/// The longest recipe text read.
+const MAX_RECIPE: usize = 1 << 16;
 /// Bytes of one record.
 pub const RECORD: usize = 32;
 
@@ -136,6 +147,86 @@ impl Record {
     }
 }
 
+/// What made a data file: the command, every option that changes which
+/// positions it holds or how they are labelled, and the build. A run that
+/// resumes a file must have the file's recipe.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recipe(Vec<(String, String)>);
+
+impl Recipe {
+    /// The recipe with `key` set to `value` (added at the end).
+    pub fn with(mut self, key: &str, value: impl fmt::Display) -> Recipe {
+        self.0.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// Its entries, in order.
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.0
+    }
+
+    /// What differs between this recipe (a file's) and `now` (a run's),
+    /// one phrase per key: `nodes 4000 in the file, 200 now`.
+    pub fn differences(&self, now: &Recipe) -> Vec<String> {
+        let value = |recipe: &Recipe, key: &str| {
+            recipe
+                .0
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        let mut keys: Vec<&str> = self.0.iter().map(|(k, _)| k.as_str()).collect();
+        for (k, _) in &now.0 {
+            if !keys.contains(&k.as_str()) {
+                keys.push(k);
+            }
+        }
+        keys.into_iter()
+            .filter_map(|key| {
+                let (was, is) = (value(self, key), value(now, key));
+                (was != is).then(|| {
+                    let shown = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+                    format!("{key} {} in the file, {} now", shown(was), shown(is))
+                })
+            })
+            .collect()
+    }
+
+    /// The `key=value` lines.
+    fn text(&self) -> String {
+        self.0.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
+    }
+
+    /// The recipe's bytes in the file.
+    fn encode(&self) -> Vec<u8> {
+        let text = self.text();
+        let mut out = Vec::with_capacity(RECIPE_HEADER + text.len());
+        out.extend_from_slice(RECIPE_MAGIC);
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a(text.as_bytes()).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+        out
+    }
+
+    /// Reads the text of a recipe.
+    fn parse(text: &str) -> Option<Recipe> {
+        text.lines()
+            .map(|line| {
+                let (k, v) = line.split_once('=')?;
+                Some((k.to_string(), v.to_string()))
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(Recipe)
+    }
+}
+
+impl fmt::Display for Recipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pairs: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        f.write_str(&pairs.join(" "))
+    }
+}
+
 /// One chunk as read back: a batch of games and their positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
@@ -150,6 +241,13 @@ pub struct Chunk {
 /// Why a data file cannot be used.
 #[derive(Debug)]
 pub enum DataError {
+    /// A run would resume a file made under another recipe.
+    OtherRecipe {
+        /// The file.
+        path: PathBuf,
+        /// What differs, one phrase each.
+        differences: Vec<String>,
+    },
     /// Reading or writing failed.
     Io(PathBuf, std::io::Error),
     /// The file is not a data file of this format, or of another variant.
@@ -168,6 +266,13 @@ pub enum DataError {
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            DataError::OtherRecipe { path, differences } => write!(
+                f,
+                "{}: made under another recipe ({}): a run resumes a file only under the \
+                 options it was made with; give those, or another --out",
+                path.display(),
+                differences.join("; ")
+            ),
             DataError::Io(path, e) => write!(f, "{}: {e}", path.display()),
             DataError::Foreign(path, why) => write!(f, "{}: {why}", path.display()),
             DataError::Truncated { path, good_until } => write!(
@@ -219,6 +324,7 @@ pub fn encode_chunk(batch: u32, games: u32, records: &[Record]) -> Vec<u8> {
 /// What a scan of a file found: its chunks, the bytes each one takes, and
 /// where the last whole one ends.
 struct Scan {
+    recipe: Option<Recipe>,
     chunks: Vec<Chunk>,
     spans: Vec<Range<u64>>,
     good_until: u64,
@@ -250,10 +356,11 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
     }
     let mut chunks = Vec::new();
     let mut spans = Vec::new();
-    let mut at = HEADER;
+    let (recipe, mut at) = recipe_of(path, bytes)?;
     while at < bytes.len() {
         if bytes.len() - at < CHUNK_HEADER {
             return Ok(Scan {
+                recipe,
                 chunks,
                 spans,
                 good_until: at as u64,
@@ -270,6 +377,7 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
         let end = at + CHUNK_HEADER + count * RECORD;
         if end > bytes.len() {
             return Ok(Scan {
+                recipe,
                 chunks,
                 spans,
                 good_until: at as u64,
@@ -294,11 +402,37 @@ fn scan(path: &Path, bytes: &[u8], kind: VariantKind) -> Result<Scan, DataError>
         at = end;
     }
     Ok(Scan {
+        recipe,
         chunks,
         spans,
         good_until: at as u64,
         truncated: false,
     })
+}
+
+/// The recipe at the start of `bytes` (a data file's, after its header),
+/// if there is one, and where the chunks begin.
+fn recipe_of(path: &Path, bytes: &[u8]) -> Result<(Option<Recipe>, usize), DataError> {
+    if bytes.len() < HEADER + 4 || &bytes[HEADER..HEADER + 4] != RECIPE_MAGIC {
+        return Ok((None, HEADER));
+    }
+    let damaged = || DataError::Damaged(path.to_path_buf(), HEADER as u64);
+    if bytes.len() < HEADER + RECIPE_HEADER {
+        return Err(damaged());
+    }
+    let h = &bytes[HEADER..HEADER + RECIPE_HEADER];
+    let length = u32::from_le_bytes(h[4..8].try_into().expect("4 bytes")) as usize;
+    let sum = u64::from_le_bytes(h[8..16].try_into().expect("8 bytes"));
+    let end = HEADER + RECIPE_HEADER + length;
+    if length > MAX_RECIPE || end > bytes.len() {
+        return Err(damaged());
+    }
+    let text = &bytes[HEADER + RECIPE_HEADER..end];
+    if fnv1a(text) != sum {
+        return Err(damaged());
+    }
+    let text = std::str::from_utf8(text).map_err(|_| damaged())?;
+    Ok((Some(Recipe::parse(text).ok_or_else(damaged)?), end))
 }
 
 /// Reads and checks the whole of a data file of `kind`; a file cut short
@@ -321,13 +455,44 @@ pub fn read_file(path: &Path, kind: VariantKind) -> Result<Vec<Chunk>, DataError
 }
 
 /// Reads every chunk of a data file of `kind`, as [`read_file`] does, with
-/// the bytes of the file each one takes (its header included).
-pub(super) fn read_spans(
-    path: &Path,
-    kind: VariantKind,
-) -> Result<Vec<(Chunk, Range<u64>)>, DataError> {
+/// the bytes of the file each one takes (its header included), and the
+/// file's recipe.
+pub(super) fn read_spans(path: &Path, kind: VariantKind) -> Result<Spans, DataError> {
     let scan = scan_file(path, kind)?;
-    Ok(scan.chunks.into_iter().zip(scan.spans).collect())
+    Ok((
+        scan.recipe,
+        scan.chunks.into_iter().zip(scan.spans).collect(),
+    ))
+}
+
+/// A file's recipe, and its chunks with the bytes each takes.
+pub(super) type Spans = (Option<Recipe>, Vec<(Chunk, Range<u64>)>);
+
+/// The recipe of a data file of `kind`, if it records one; reads only
+/// the start of the file.
+pub fn read_recipe(path: &Path, kind: VariantKind) -> Result<Option<Recipe>, DataError> {
+    let io = |e| DataError::Io(path.to_path_buf(), e);
+    let mut start = Vec::new();
+    File::open(path)
+        .map_err(io)?
+        .take((HEADER + RECIPE_HEADER + MAX_RECIPE) as u64)
+        .read_to_end(&mut start)
+        .map_err(io)?;
+    if start.len() < HEADER || start[..HEADER] != header(kind)[..] {
+        // The whole reader says what is wrong with it.
+        return scan_file(path, kind).map(|scan| scan.recipe);
+    }
+    recipe_of(path, &start).map(|(recipe, _)| recipe)
+}
+
+/// The bytes of a new data file of `kind` made by `recipe`, before its
+/// first chunk.
+pub(super) fn file_start(kind: VariantKind, recipe: Option<&Recipe>) -> Vec<u8> {
+    let mut bytes = header(kind);
+    if let Some(recipe) = recipe {
+        bytes.extend_from_slice(&recipe.encode());
+    }
+    bytes
 }
 
 /// Whether `bytes` are one whole chunk of batch `batch` that matches its
@@ -457,22 +622,31 @@ pub struct DataWriter {
 /// What was in a data file when it was opened for appending.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Existing {
-    /// Batch numbers already in the file.
-    pub batches: Vec<u32>,
+    /// Batch numbers already in the file, each with its games.
+    pub batches: Vec<(u32, u32)>,
     /// Games in those batches.
     pub games: u64,
     /// Positions in those batches.
     pub records: u64,
     /// Bytes of a chunk cut short that were dropped to repair the file.
     pub dropped_bytes: u64,
+    /// The file had chunks but no recipe (an older build's, or a merge
+    /// of files of different recipes): the run could not be checked.
+    pub unrecorded: bool,
 }
 
 impl DataWriter {
-    /// Opens `path` for appending chunks of `kind`, creating it with a
-    /// header if it does not exist. An existing file must be a data file of
-    /// `kind`; a last chunk cut short is cut off (and counted in
+    /// Opens `path` for appending chunks of `kind` made by `recipe`,
+    /// creating it with a header and the recipe if it does not exist. An
+    /// existing file must be a data file of `kind` made by the same recipe
+    /// (one that records none is taken, [`Existing::unrecorded`]); a last
+    /// chunk cut short is cut off (and counted in
     /// [`Existing::dropped_bytes`]).
-    pub fn open(path: &Path, kind: VariantKind) -> Result<(DataWriter, Existing), DataError> {
+    pub fn open(
+        path: &Path,
+        kind: VariantKind,
+        recipe: &Recipe,
+    ) -> Result<(DataWriter, Existing), DataError> {
         let io = |e| DataError::Io(path.to_path_buf(), e);
         let mut file = OpenOptions::new()
             .read(true)
@@ -485,16 +659,27 @@ impl DataWriter {
         file.read_to_end(&mut bytes).map_err(io)?;
         let mut existing = Existing::default();
         if bytes.is_empty() {
-            file.write_all(&header(kind)).map_err(io)?;
+            file.write_all(&file_start(kind, Some(recipe)))
+                .map_err(io)?;
         } else {
             let scan = scan(path, &bytes, kind)?;
+            match &scan.recipe {
+                Some(made) if made != recipe => {
+                    return Err(DataError::OtherRecipe {
+                        path: path.to_path_buf(),
+                        differences: made.differences(recipe),
+                    });
+                }
+                Some(_) => {}
+                None => existing.unrecorded = !scan.chunks.is_empty(),
+            }
             if scan.truncated {
                 existing.dropped_bytes = bytes.len() as u64 - scan.good_until;
                 file.set_len(scan.good_until).map_err(io)?;
             }
             file.seek(SeekFrom::Start(scan.good_until)).map_err(io)?;
             for chunk in &scan.chunks {
-                existing.batches.push(chunk.batch);
+                existing.batches.push((chunk.batch, chunk.games));
                 existing.games += chunk.games as u64;
                 existing.records += chunk.records.len() as u64;
             }
@@ -593,7 +778,8 @@ mod tests {
         let path = dir.join("a.spd");
         let _ = std::fs::remove_file(&path);
         let kind = VariantKind::International;
-        let (mut w, existing) = DataWriter::open(&path, kind).unwrap();
+        let recipe = Recipe::default().with("nodes", 200).with("seed", 1);
+        let (mut w, existing) = DataWriter::open(&path, kind, &recipe).unwrap();
         assert_eq!(existing, Existing::default());
         w.append(3, 2, &sample()).unwrap();
         w.append(5, 1, &sample()[..1]).unwrap();
@@ -609,10 +795,19 @@ mod tests {
         drop(f);
         let err = read_file(&path, kind).unwrap_err().to_string();
         assert!(err.contains("cut short"), "{err}");
-        let (_, existing) = DataWriter::open(&path, kind).unwrap();
-        assert_eq!(existing.batches, vec![3]);
+        let (_, existing) = DataWriter::open(&path, kind, &recipe).unwrap();
+        assert_eq!(existing.batches, vec![(3, 2)]);
         assert_eq!(existing.dropped_bytes, (CHUNK_HEADER + RECORD - 5) as u64);
         assert_eq!(read_file(&path, kind).unwrap().len(), 1);
+        assert_eq!(read_recipe(&path, kind).unwrap(), Some(recipe.clone()));
+        // Another recipe is refused, naming what differs.
+        let other = Recipe::default().with("nodes", 200).with("seed", 2);
+        let err = DataWriter::open(&path, kind, &other)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(err.contains("seed 1 in the file, 2 now"), "{err}");
+        assert!(!err.contains("nodes"), "{err}");
         // Another variant's reader and a foreign file are refused.
         let err = read_file(&path, VariantKind::Brazilian)
             .unwrap_err()

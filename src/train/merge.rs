@@ -16,7 +16,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::data::{header, is_sound_chunk, read_spans, DataError};
+use super::data::{file_start, is_sound_chunk, read_spans, DataError, Recipe};
 use crate::files;
 use crate::rules::VariantKind;
 
@@ -109,8 +109,12 @@ pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged
     }
     let mut batches: BTreeMap<u32, Source> = BTreeMap::new();
     let mut duplicates = Vec::new();
+    // The inputs' recipe, kept when they all have the same one.
+    let mut recipes = Vec::with_capacity(inputs.len());
     for (input, path) in inputs.iter().enumerate() {
-        for (chunk, span) in read_spans(path, kind)? {
+        let (recipe, spans) = read_spans(path, kind)?;
+        recipes.push(recipe);
+        for (chunk, span) in spans {
             let source = Source {
                 input,
                 span,
@@ -138,9 +142,22 @@ pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged
             }
         }
     }
+    let recipe = match recipes.split_first() {
+        Some((first, rest)) if rest.iter().all(|r| r == first) => first.clone(),
+        _ => None,
+    };
     files::replace_or(
         out,
-        |writer| write_merge(writer, out, kind, &batches, &mut files, inputs),
+        |writer| {
+            write_merge(
+                writer,
+                out,
+                (kind, recipe.as_ref()),
+                &batches,
+                &mut files,
+                inputs,
+            )
+        },
         |e| MergeError::Data(DataError::Io(out.to_path_buf(), e)),
     )?;
     Ok(Merged {
@@ -151,19 +168,19 @@ pub fn merge(inputs: &[PathBuf], out: &Path, kind: VariantKind) -> Result<Merged
     })
 }
 
-/// Writes the header and the chunks of `batches`, in batch order, to
-/// `writer` (the file that becomes `path`), each one checked again as it
-/// is copied.
+/// Writes the header of `kind` and `recipe`, then the chunks of
+/// `batches`, in batch order, to `writer` (the file that becomes `path`),
+/// each one checked again as it is copied.
 fn write_merge(
     writer: &mut impl Write,
     path: &Path,
-    kind: VariantKind,
+    (kind, recipe): (VariantKind, Option<&Recipe>),
     batches: &BTreeMap<u32, Source>,
     files: &mut [File],
     inputs: &[PathBuf],
 ) -> Result<(), MergeError> {
     let io = |e| MergeError::Data(DataError::Io(path.to_path_buf(), e));
-    writer.write_all(&header(kind)).map_err(io)?;
+    writer.write_all(&file_start(kind, recipe)).map_err(io)?;
     for (&batch, source) in batches {
         let bytes = read_at(files, inputs, source)?;
         if !is_sound_chunk(&bytes, batch) {
