@@ -97,6 +97,15 @@ pub enum CommandError {
         /// The command meant.
         meant: &'static str,
     },
+    /// A first word no protocol could have as a command (too long, or of
+    /// other characters than letters, digits and `-`): garbage, said so
+    /// rather than ignored as a command of a later protocol would be.
+    NotACommand {
+        /// The start of the word, as shown.
+        start: String,
+        /// Its length in characters.
+        length: usize,
+    },
     /// An argument whose value cannot be used.
     BadValue {
         /// The command word.
@@ -126,6 +135,11 @@ impl fmt::Display for CommandError {
                 f,
                 "unknown command '{written}': the commands are lower case, '{meant}'"
             ),
+            CommandError::NotACommand { start, length } => write!(
+                f,
+                "'{start}' ({length} characters) is not a Hub command: a line starts with a \
+                 command word such as hub, pos, level or go"
+            ),
             CommandError::BadValue {
                 command,
                 arg,
@@ -138,8 +152,25 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
+/// The longest word taken for a command of a later protocol.
+const MAX_COMMAND_WORD: usize = 32;
+
+/// Characters of a garbage first word shown in its error.
+const SHOWN_WORD: usize = 16;
+
+/// Whether `word` could be a command of some protocol: a letter, then at
+/// most `MAX_COMMAND_WORD` letters, digits, `-` or `_` in all.
+fn could_be_a_command(word: &str) -> bool {
+    word.len() <= MAX_COMMAND_WORD
+        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// Reads one input line. `Ok(None)`: a blank line or a command this engine
-/// does not know (both are ignored).
+/// does not know (both are ignored); a first word no protocol has (a line
+/// of garbage) is an error.
 pub fn parse_command(line: &str) -> Result<Option<HubCommand>, CommandError> {
     let Some((word, rest)) = split_command(line) else {
         return Ok(None);
@@ -171,6 +202,10 @@ pub fn parse_command(line: &str) -> Result<Option<HubCommand>, CommandError> {
                 Some(meant) => Err(CommandError::Case {
                     written: other.to_string(),
                     meant,
+                }),
+                None if !could_be_a_command(other) => Err(CommandError::NotACommand {
+                    start: other.chars().take(SHOWN_WORD).collect(),
+                    length: other.chars().count(),
                 }),
                 None => Ok(None),
             };
@@ -423,6 +458,25 @@ mod tests {
         );
         assert!(parse_command("Set-Param name=hash value=8").is_err());
         assert_eq!(parse_command("help"), Ok(None));
+    }
+
+    #[test]
+    fn a_line_of_garbage_is_an_error_not_a_later_command() {
+        for line in [
+            "x".repeat(1_000_000),
+            "3228".into(),
+            "{\"json\":1}".into(),
+            "é".into(),
+        ] {
+            assert!(
+                matches!(parse_command(&line), Err(CommandError::NotACommand { .. })),
+                "{}",
+                &line[..line.len().min(20)]
+            );
+        }
+        let said = parse_command(&"x".repeat(1000)).unwrap_err().to_string();
+        assert!(said.contains("(1000 characters)"), "{said}");
+        assert!(said.len() < 200, "{said}");
     }
 
     #[test]
