@@ -297,36 +297,84 @@ fn screenshot_path() -> PathBuf {
     )
 }
 
-#[test]
-fn the_page_plays_and_analyses_in_a_browser() {
-    let Some(chromium) = browser::chromium_for("the page") else {
-        return;
-    };
-    let server = serve(&[]);
+/// How many moves the page's move list shows.
+const MOVES: &str = "document.querySelectorAll('#moves li').length";
+
+/// The board page of `server` in a headless Chromium, loaded, with the
+/// engine playing neither side; `None` on a machine without Chromium.
+fn open_board(server: &Served, what: &str) -> Option<browser::Browser> {
+    let chromium = browser::chromium_for(what)?;
     let mut page = browser::Browser::start(&chromium, 1000, 900);
     page.open(
         &format!("http://{}/", server.address),
-        "document.querySelectorAll('#board .piece').length === 40",
+        "document.querySelectorAll('#board .piece').length > 0 \
+         && document.querySelectorAll('#level option').length > 0",
     );
-    let moves = "document.querySelectorAll('#moves li').length";
-    let set = |page: &mut browser::Browser, id: &str, value: &str| {
-        page.eval(&format!(
-            "(() => {{ const e = document.getElementById('{id}'); e.value = '{value}'; \
-             e.dispatchEvent(new Event('change')); }})()"
-        ));
-    };
     set(&mut page, "engine-side", "none");
+    Some(page)
+}
+
+/// Sets the form field `id` to `value` as a person does (a change event).
+fn set(page: &mut browser::Browser, id: &str, value: &str) {
+    let value = serde_json::to_string(value).unwrap();
+    page.eval(&format!(
+        "(() => {{ const e = document.getElementById('{id}'); e.value = {value}; \
+         e.dispatchEvent(new Event('change')); }})()"
+    ));
+}
+
+/// Plays `from`-`to` by clicking the two squares, and waits for the move
+/// list to hold `count` moves.
+fn click_move(page: &mut browser::Browser, from: u32, to: u32, count: usize) {
+    page.click(&format!("[data-square='{from}']"));
+    page.wait_for(
+        &format!(
+            "document.querySelector('[data-square=\"{from}\"]').classList.contains('selected')"
+        ),
+        Duration::from_secs(5),
+    );
+    page.click(&format!("[data-square='{to}']"));
+    page.wait_for(&format!("{MOVES} === {count}"), Duration::from_secs(10));
+}
+
+/// Pastes `pdn` into the page's PDN box and loads it.
+fn load_pdn(page: &mut browser::Browser, pdn: &str) {
+    let text = serde_json::to_string(pdn).unwrap();
+    page.eval(&format!(
+        "document.getElementById('pdn-text').value = {text}"
+    ));
+    page.click("#load-pdn");
+}
+
+/// Whether the page shows `text` to a reader (rendered, not hidden).
+fn shows(page: &mut browser::Browser, text: &str) -> bool {
+    let text = serde_json::to_string(text).unwrap();
+    page.eval(&format!("document.body.innerText.includes({text})")) == serde_json::json!(true)
+}
+
+/// A game of `plies` moves (fewer if it ends), each the first legal move,
+/// in Hub form.
+fn a_long_game(address: &str, plies: usize) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    while moves.len() < plies {
+        let state = get_json(address, &format!("/api/state?moves={}", moves.join("+")));
+        let Some(first) = legal_moves(&state, "hub").first().map(|m| m.to_string()) else {
+            break;
+        };
+        moves.push(first);
+    }
+    moves
+}
+
+#[test]
+fn the_page_plays_and_analyses_in_a_browser() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "the page") else {
+        return;
+    };
     // Both sides by clicks: a move each, then White's capture.
     for (from, to, count) in [(32, 28, 1), (19, 23, 2), (28, 19, 3)] {
-        page.click(&format!("[data-square='{from}']"));
-        page.wait_for(
-            &format!(
-                "document.querySelector('[data-square=\"{from}\"]').classList.contains('selected')"
-            ),
-            Duration::from_secs(5),
-        );
-        page.click(&format!("[data-square='{to}']"));
-        page.wait_for(&format!("{moves} === {count}"), Duration::from_secs(10));
+        click_move(&mut page, from, to, count);
     }
     assert_eq!(
         page.eval("document.querySelector('#moves li:last-child .mv').textContent"),
@@ -344,7 +392,7 @@ fn the_page_plays_and_analyses_in_a_browser() {
     set(&mut page, "level", "2");
     set(&mut page, "movetime", "0.2");
     set(&mut page, "engine-side", "black");
-    page.wait_for(&format!("{moves} === 4"), Duration::from_secs(30));
+    page.wait_for(&format!("{MOVES} === 4"), Duration::from_secs(30));
     let answer = page.eval("document.querySelector('#moves li:last-child .mv').textContent");
     let state = get_json(&server.address, "/api/state?moves=32-28+19-23+28x19");
     let legal = legal_moves(&state, "text");
@@ -358,7 +406,7 @@ fn the_page_plays_and_analyses_in_a_browser() {
     page.click("#undo");
     page.wait_for(
         &format!(
-            "{moves} === 2 && document.getElementById('status').textContent === 'White to move'"
+            "{MOVES} === 2 && document.getElementById('status').textContent === 'White to move'"
         ),
         Duration::from_secs(10),
     );
@@ -413,4 +461,294 @@ fn the_page_plays_and_analyses_in_a_browser() {
         "errors in the page: {:?}",
         page.errors
     );
+}
+
+#[test]
+fn a_bad_fen_is_refused_and_the_game_goes_on() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a bad FEN") else {
+        return;
+    };
+    click_move(&mut page, 32, 28, 1);
+    page.eval("document.getElementById('fen').value = 'W:W99:B1'");
+    page.click("#load-fen");
+    page.wait_for(
+        "document.body.innerText.includes('cannot read the position')",
+        Duration::from_secs(5),
+    );
+    // The game is as it was: its move kept, and the next one played.
+    assert_eq!(page.eval(MOVES), 1);
+    click_move(&mut page, 19, 23, 2);
+    // The refusal's 400 is logged; nothing else went wrong in the page.
+    let errors: Vec<&String> = page
+        .errors
+        .iter()
+        .filter(|e| !e.contains("status of 400"))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn a_pdn_read_error_stays_in_sight() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a PDN with an error") else {
+        return;
+    };
+    load_pdn(
+        &mut page,
+        "[White \"a\"]\n\n1. 32-28 19-23 *\n\n[White \"b\"]\n\n1. 32-28 99-98 *\n",
+    );
+    page.wait_for(&format!("{MOVES} === 2"), Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        shows(&mut page, "could not be read"),
+        "{}",
+        page.eval("document.body.innerText")
+    );
+    assert!(shows(&mut page, "99-98"));
+}
+
+#[test]
+fn the_moves_after_the_one_shown_keep_their_numbers_and_notation() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a game read from PDN") else {
+        return;
+    };
+    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 14x23 *\n");
+    page.wait_for(&format!("{MOVES} === 4"), Duration::from_secs(10));
+    let texts =
+        page.eval("Array.from(document.querySelectorAll('#moves li'), (li) => li.textContent)");
+    assert_eq!(
+        texts,
+        serde_json::json!(["1.32-28", "19-23", "2.28x19", "14x23"])
+    );
+    // The same once the last move is shown.
+    page.click("#last");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.dataset.ply === '4'",
+        Duration::from_secs(10),
+    );
+    let shown =
+        page.eval("Array.from(document.querySelectorAll('#moves li'), (li) => li.textContent)");
+    assert_eq!(shown, texts);
+}
+
+#[test]
+fn the_move_list_follows_the_move_shown() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a long game") else {
+        return;
+    };
+    let moves = a_long_game(&server.address, 120);
+    assert!(moves.len() > 60, "{moves:?}");
+    let (status, pdn) = get(
+        &server.address,
+        &format!("/api/pdn?moves={}", moves.join("+")),
+    );
+    assert_eq!(status, 200);
+    load_pdn(&mut page, &pdn);
+    page.wait_for(
+        &format!("{MOVES} === {}", moves.len()),
+        Duration::from_secs(10),
+    );
+    page.click("#last");
+    let in_sight = "(() => { const li = document.querySelector('#moves li.current'); \
+        const list = document.getElementById('moves').getBoundingClientRect(); \
+        if (!li) return false; const r = li.getBoundingClientRect(); \
+        return r.top >= list.top - 1 && r.bottom <= list.bottom + 1; })()";
+    page.wait_for(in_sight, Duration::from_secs(10));
+    page.click("#first");
+    page.wait_for(
+        "document.getElementById('moves').scrollTop === 0",
+        Duration::from_secs(10),
+    );
+}
+
+#[test]
+fn analysis_of_another_position_does_not_linger_after_stop() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "analysis stopped") else {
+        return;
+    };
+    click_move(&mut page, 32, 28, 1);
+    page.click("#analyse");
+    page.wait_for(
+        "document.querySelectorAll('#analysis li').length > 0",
+        Duration::from_secs(30),
+    );
+    page.click("#analyse");
+    page.wait_for(
+        "document.getElementById('analysis-state').textContent === 'stopped'",
+        Duration::from_secs(5),
+    );
+    page.click("#prev");
+    page.wait_for(
+        "document.querySelector('#moves li.current') === null",
+        Duration::from_secs(10),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        page.eval("document.querySelectorAll('#analysis li').length"),
+        0
+    );
+    assert_eq!(
+        page.eval("document.getElementById('evalbar').classList.contains('idle')"),
+        true
+    );
+}
+
+#[test]
+fn a_click_on_a_captures_path_keeps_the_piece_picked() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a capture's path") else {
+        return;
+    };
+    click_move(&mut page, 32, 28, 1);
+    click_move(&mut page, 19, 23, 2);
+    page.click("[data-square='28']");
+    page.click("[data-square='23']");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        page.eval("document.querySelector('[data-square=\"28\"]').classList.contains('selected')"),
+        true
+    );
+    page.click("[data-square='19']");
+    page.wait_for(&format!("{MOVES} === 3"), Duration::from_secs(10));
+}
+
+#[test]
+fn a_loaded_game_keeps_the_engines_side() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "the engine's side") else {
+        return;
+    };
+    set(&mut page, "movetime", "0.2");
+    set(&mut page, "engine-side", "black");
+    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 *\n");
+    page.wait_for(&format!("{MOVES} === 3"), Duration::from_secs(10));
+    page.click("#last");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.dataset.ply === '3'",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        page.eval("document.getElementById('engine-side').value"),
+        "black"
+    );
+    // Reading a game, the engine does not add to it.
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(page.eval(MOVES), 3);
+}
+
+#[test]
+fn bad_seconds_are_refused_and_the_engine_still_answers() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "bad seconds") else {
+        return;
+    };
+    set(&mut page, "movetime", "0.2");
+    set(&mut page, "movetime", "500");
+    page.wait_for(
+        "document.body.innerText.includes('seconds a move: ')",
+        Duration::from_secs(5),
+    );
+    set(&mut page, "engine-side", "black");
+    click_move(&mut page, 32, 28, 1);
+    page.wait_for(&format!("{MOVES} === 2"), Duration::from_secs(20));
+}
+
+#[test]
+fn the_evaluation_bar_turns_with_the_board() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "the board flipped") else {
+        return;
+    };
+    // White's part of the bar is at the bottom, then at the top.
+    let white_at = "(() => { const bar = document.getElementById('evalbar').getBoundingClientRect(); \
+        const fill = document.getElementById('evalfill').getBoundingClientRect(); \
+        return Math.abs(fill.top - bar.top) < 2 ? 'top' : Math.abs(fill.bottom - bar.bottom) < 2 ? 'bottom' : 'neither'; })()";
+    assert_eq!(page.eval(white_at), "bottom");
+    page.click("#flip");
+    page.wait_for(&format!("{white_at} === 'top'"), Duration::from_secs(5));
+}
+
+#[test]
+fn the_review_names_the_players_of_the_pdn() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a review") else {
+        return;
+    };
+    load_pdn(
+        &mut page,
+        "[White \"Ann Smith\"]\n[Black \"Bob Jones\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+    );
+    page.wait_for(&format!("{MOVES} === 4"), Duration::from_secs(10));
+    page.click("#review");
+    page.wait_for(
+        "document.querySelector('#report h2') !== null",
+        Duration::from_secs(60),
+    );
+    let heading = page.eval("document.querySelector('#report h2').textContent");
+    assert!(
+        heading
+            .as_str()
+            .is_some_and(|h| h.contains("Ann Smith") && h.contains("Bob Jones")),
+        "{heading}"
+    );
+}
+
+#[test]
+fn russian_moves_are_written_in_algebraic_notation() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "Russian draughts") else {
+        return;
+    };
+    set(&mut page, "variant", "russian");
+    page.wait_for(
+        "document.querySelectorAll('#board .piece').length === 24",
+        Duration::from_secs(10),
+    );
+    let state = get_json(&server.address, "/api/state?variant=russian");
+    let first = &state["legal"][0];
+    let (from, to) = (
+        first["from"].as_u64().unwrap(),
+        first["to"].as_u64().unwrap(),
+    );
+    click_move(&mut page, from as u32, to as u32, 1);
+    let text = page.eval("document.querySelector('#moves li .mv').textContent");
+    let text = text.as_str().unwrap();
+    let b = text.as_bytes();
+    // a1 is White's left corner: a first move goes from the third rank
+    // to the fourth (c3-d4, say).
+    assert!(
+        b.len() == 5 && b"aceg".contains(&b[0]) && b[1] == b'3' && b[2] == b'-' && b[4] == b'4',
+        "{text}"
+    );
+}
+
+#[test]
+fn the_result_is_shown_large() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a game over") else {
+        return;
+    };
+    page.eval("document.getElementById('fen').value = 'B:W28:B'");
+    page.click("#load-fen");
+    page.wait_for(
+        "document.querySelectorAll('#board .piece').length === 1",
+        Duration::from_secs(10),
+    );
+    page.wait_for(
+        "!document.getElementById('result').hidden",
+        Duration::from_secs(5),
+    );
+    let size =
+        page.eval("parseFloat(getComputedStyle(document.getElementById('result')).fontSize)");
+    let status =
+        page.eval("parseFloat(getComputedStyle(document.getElementById('status')).fontSize)");
+    assert!(
+        size.as_f64() > status.as_f64().map(|s| s * 1.4),
+        "{size} {status}"
+    );
+    assert!(shows(&mut page, "1-0"));
 }

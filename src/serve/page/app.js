@@ -9,12 +9,18 @@ const game = {
   variant: 'international',
   start: '',      // FEN of the start position ('' = the variant's own)
   moves: [],      // every move of the game, Hub notation
+  texts: [],      // each move's PDN text, once the server has named it
   ply: 0,         // how many of them the board shows
+  players: ['White', 'Black'], // the names a PDN gave, for the review and the PDN saved
+  reading: false, // a game read from PDN: the engine joins in once the player moves
 };
 let view = null;            // the server's state of the position shown
 let flipped = false;
 let selected = null;        // the square of the piece picked
 let narrowed = null;        // the moves still meant after captured squares were clicked
+let entered = [];           // the landing squares of a capture clicked so far, in turn
+let analysedFen = null;     // the position the analysis lines are of
+let movetime = '1';         // the last good seconds a move
 let editing = null;         // the position being set up: { pieces: {n: piece}, side }
 let request = 0;            // bumped when the game changes: stale answers are dropped
 let thinking = false;
@@ -66,6 +72,23 @@ function say(text, error) {
   $('status').classList.toggle('error', !!error);
 }
 
+// A refusal of what the player asked for (a FEN, a PDN, the seconds): it
+// stays in sight until the next thing asked for succeeds.
+function notify(text) {
+  $('notice').textContent = text || '';
+  $('notice').hidden = !text;
+}
+
+// Russian draughts writes its moves in coordinates (c3-d4, c3:e5).
+const ALGEBRAIC = new Set(['russian']);
+
+// A move's text as the variant writes it.
+function notation(text) {
+  if (!view || !ALGEBRAIC.has(view.variant)) return text;
+  const names = new Map(view.squares.map((sq) => [sq.n, String.fromCharCode(97 + sq.col) + (view.size - sq.row)]));
+  return text.replace(/\d+/g, (n) => names.get(Number(n)) || n).replace(/x/g, ':');
+}
+
 // The state of the position shown, then whatever follows from it: the
 // board, the move list, the engine's turn, a running analysis.
 async function refresh() {
@@ -78,18 +101,44 @@ async function refresh() {
     if (mine === request) say(e.message, true);
     return;
   }
+  state.history.forEach((m, i) => { game.texts[i] = m.text; });
+  // The moves after the one shown are named by the whole game's state.
+  if (game.moves.some((_, i) => !game.texts[i])) {
+    try {
+      const whole = await api('/api/state', params({ moves: game.moves.join(' ') }));
+      if (mine !== request) return;
+      whole.history.forEach((m, i) => { game.texts[i] = m.text; });
+    } catch (e) {
+      if (mine === request) say(e.message, true);
+    }
+  }
   if (mine !== request) return;
   view = state;
   selected = null;
   narrowed = null;
+  entered = [];
   $('fen').value = state.fen;
+  // Lines of another position are dropped, unless they are being renewed.
+  if (!analysing && analysedFen !== state.fen) clearAnalysis();
   render();
   describe();
   if (analysing) startAnalysis();
   engineTurn();
 }
 
+// The side to move in a FEN (White when it names none).
+function sideOf(fen) {
+  return /^\s*B/i.test(fen) ? 'black' : 'white';
+}
+
 function describe() {
+  const over = view.result !== '*';
+  $('result').hidden = !over;
+  if (over) {
+    const winner = { '1-0': 'White wins', '2-0': 'White wins', '0-1': 'Black wins', '0-2': 'Black wins' }[view.result] || 'Draw';
+    $('result-score').textContent = view.result;
+    $('result-text').textContent = `${winner}: ${view.reason}`;
+  }
   if (thinking) return;
   if (view.result !== '*') {
     say(`${view.result}: ${view.reason}`);
@@ -110,13 +159,26 @@ function render() {
   const lastSquares = last ? squaresOf(last.hub) : [];
   const targets = new Set();
   const choices = new Set();
+  const taken = new Set();
+  const passed = new Set(entered);
   if (selected !== null) {
-    for (const m of candidates()) targets.add(m.to);
+    const walks = walksLeft();
+    for (const w of walks) {
+      const at = w.lands.indexOf(entered[entered.length - 1]);
+      w.lands.slice(at + 1).forEach((n) => targets.add(n));
+    }
+    // The pieces every way so far takes on the squares entered.
+    if (entered.length > 0 && walks.length > 0) {
+      const upto = (w) => w.took.slice(0, w.lands.indexOf(entered[entered.length - 1]) + 1);
+      for (const n of upto(walks[0])) if (walks.every((w) => upto(w).includes(n))) taken.add(n);
+    }
     const pending = narrowed || [];
     if (pending.length > 1) {
       for (const m of pending) for (const c of m.captured) choices.add(c);
     }
   }
+  $('evalbar').classList.toggle('flipped', flipped);
+  $('evalbar').title = `evaluation (White at the ${flipped ? 'top' : 'bottom'})`;
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
       const cell = document.createElement('div');
@@ -147,9 +209,51 @@ function render() {
       if (sq.n === selected) cell.classList.add('selected');
       if (targets.has(sq.n)) cell.classList.add('target');
       if (choices.has(sq.n)) cell.classList.add('choice');
+      if (taken.has(sq.n)) cell.classList.add('taken');
+      if (passed.has(sq.n)) cell.classList.add('passed');
     }
   }
+  if (!editing) drawArrow();
   renderMoves();
+}
+
+// The engine's best move, as an arrow over the board.
+function drawArrow() {
+  const best = analysisLines[0];
+  const hub = best && analysedFen === view.fen && best.moves && best.moves[0];
+  if (!hub) return;
+  const [from, to] = squaresOf(hub);
+  const at = new Map(view.squares.map((sq) => [sq.n, sq]));
+  if (!at.has(from) || !at.has(to)) return;
+  const place = (n) => {
+    const sq = at.get(n);
+    const row = flipped ? view.size - 1 - sq.row : sq.row;
+    const col = flipped ? view.size - 1 - sq.col : sq.col;
+    return [col + 0.5, row + 0.5];
+  };
+  const NS = 'http://www.w3.org/2000/svg';
+  const make = (name, attributes) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+    return e;
+  };
+  const svg = make('svg', { id: 'arrow', viewBox: `0 0 ${view.size} ${view.size}`, 'aria-label': `best move ${notation(best.pv[0])}` });
+  const marker = make('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '3', markerHeight: '3', orient: 'auto' });
+  marker.appendChild(make('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#2f9e44' }));
+  const defs = make('defs', {});
+  defs.appendChild(marker);
+  svg.appendChild(defs);
+  const [x1, y1] = place(from);
+  const [x2, y2] = place(to);
+  // Stop short of the middle of the square arrived at, for the head.
+  const length = Math.hypot(x2 - x1, y2 - y1);
+  const cut = length > 0 ? 0.3 / length : 0;
+  svg.appendChild(make('line', {
+    x1, y1, x2: x2 - (x2 - x1) * cut, y2: y2 - (y2 - y1) * cut,
+    stroke: '#2f9e44', 'stroke-width': '0.16', 'stroke-opacity': '0.85', 'stroke-linecap': 'round', 'marker-end': 'url(#arrowhead)',
+    'data-from': from, 'data-to': to,
+  }));
+  $('board').appendChild(svg);
 }
 
 function squaresOf(hub) {
@@ -157,39 +261,94 @@ function squaresOf(hub) {
   return parts.slice(0, 2);
 }
 
+// Every way `move` can be walked, as the squares it lands on in turn
+// (`to` last) and the piece each jump takes. Found on the board shown:
+// a jump goes straight over one piece to take, onto an empty square
+// beyond (a man's short jumps are among the long ones; the move's own
+// squares and the pieces it takes keep the ways to the real ones).
+function walks(move) {
+  if (move.captured.length === 0) return [{ lands: [move.to], took: [] }];
+  const at = new Map(view.squares.map((sq) => [`${sq.row},${sq.col}`, sq]));
+  const byNumber = new Map(view.squares.map((sq) => [sq.n, sq]));
+  const turkish = view.variant === 'turkish';
+  const steps = turkish ? [[0, 1], [0, -1], [1, 0], [-1, 0]] : [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+  const found = [];
+  const walk = (sq, left, lands, took) => {
+    if (found.length > 64) return;
+    if (left.length === 0) {
+      if (sq.n === move.to) found.push({ lands, took });
+      return;
+    }
+    // Pieces taken stay on the board until the move ends, except in
+    // Turkish draughts, where each goes as it is jumped.
+    const full = (s) => s.piece && s.n !== move.from && !(turkish && took.includes(s.n));
+    for (const [dr, dc] of steps) {
+      let r = sq.row + dr;
+      let c = sq.col + dc;
+      let over = at.get(`${r},${c}`);
+      while (over && !full(over)) { r += dr; c += dc; over = at.get(`${r},${c}`); }
+      if (!over || !left.includes(over.n)) continue;
+      for (let land = at.get(`${r += dr},${c += dc}`); land && !full(land); land = at.get(`${r += dr},${c += dc}`)) {
+        walk(land, left.filter((n) => n !== over.n), [...lands, land.n], [...took, over.n]);
+      }
+    }
+  };
+  walk(byNumber.get(move.from), move.captured, [], []);
+  return found.length > 0 ? found : [{ lands: [move.to], took: move.captured.slice() }];
+}
+
+// Whether `squares` come in `lands` in this order (not all of them).
+function inTurn(squares, lands) {
+  let i = 0;
+  for (const n of lands) if (i < squares.length && n === squares[i]) i++;
+  return i === squares.length;
+}
+
+// The ways of the picked piece's moves that go through the squares
+// entered so far, each with its move.
+function walksLeft() {
+  const out = [];
+  for (const move of candidates()) {
+    for (const w of walks(move)) if (inTurn(entered, w.lands)) out.push({ move, ...w });
+  }
+  return out;
+}
+
+// The whole game, the moves after the one shown too, numbered from the
+// side that moves first in the variant.
 function renderMoves() {
   const list = $('moves');
   list.textContent = '';
-  view.history.forEach((m, i) => {
+  const offset = sideOf(view.start) === view.first ? 0 : 1;
+  game.moves.forEach((hub, i) => {
     const li = document.createElement('li');
-    const first = m.side === view.first;
-    const number = Math.floor(i / 2) + 1;
-    if (first || i === 0) {
+    const k = i + offset;
+    const number = Math.floor(k / 2) + 1;
+    if (k % 2 === 0 || i === 0) {
       const n = document.createElement('span');
       n.className = 'num';
-      n.textContent = first ? `${number}.` : `${number}...`;
+      n.textContent = k % 2 === 0 ? `${number}.` : `${number}...`;
       li.appendChild(n);
     }
     const text = document.createElement('span');
     text.className = 'mv';
-    text.textContent = m.text;
+    text.textContent = notation(game.texts[i] || hub);
     li.appendChild(text);
     li.dataset.ply = i + 1;
     if (i + 1 === game.ply) li.classList.add('current');
     li.addEventListener('click', () => { game.ply = i + 1; refresh(); });
     list.appendChild(li);
   });
-  // The moves after the one shown are kept: they are listed as well.
-  for (let i = view.history.length; i < game.moves.length; i++) {
-    const li = document.createElement('li');
-    const text = document.createElement('span');
-    text.className = 'mv';
-    text.textContent = game.moves[i];
-    li.appendChild(text);
-    li.dataset.ply = i + 1;
-    li.addEventListener('click', () => { game.ply = i + 1; refresh(); });
-    list.appendChild(li);
+  // The move shown kept in sight.
+  const current = list.querySelector('li.current');
+  if (!current) {
+    list.scrollTop = 0;
+    return;
   }
+  const box = list.getBoundingClientRect();
+  const at = current.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 // The legal moves the picked piece can still make.
@@ -212,52 +371,69 @@ function clickSquare(n) {
     return;
   }
   if (!playerMayMove()) return;
-  if (selected !== null) {
-    const mine = candidates();
-    // A captured square clicked: keep the moves that take there.
-    const taking = mine.filter((m) => m.captured.includes(n));
-    if (taking.length > 0 && taking.length < mine.length) {
-      narrowed = taking;
-      if (taking.length === 1) return play(taking[0]);
-      render();
-      return;
-    }
-    const ending = mine.filter((m) => m.to === n);
-    if (ending.length === 1) return play(ending[0]);
-    if (ending.length > 1) {
-      narrowed = ending;
-      say('Several captures end there: click a piece to take to choose.');
-      render();
-      return;
-    }
-  }
+  if (selected !== null && pickedSquare(n)) return;
   if (view.legal.some((m) => m.from === n) && n !== selected) {
     selected = n;
   } else {
     selected = null;
   }
   narrowed = null;
+  entered = [];
   describe();
   render();
 }
 
+// A click on square `n` while a piece is picked: a square it moves to,
+// one a capture lands on on its way, or a piece it takes. Whether the
+// click was one of those (the piece stays picked, or the move is played).
+function pickedSquare(n) {
+  const mine = candidates();
+  // A piece to take clicked: keep the moves that take it.
+  const taking = mine.filter((m) => m.captured.includes(n));
+  if (taking.length > 0) {
+    if (taking.length === 1 && narrowed) return play(taking[0]), true;
+    if (taking.length < mine.length) narrowed = taking;
+    if (narrowed && narrowed.length === 1) return play(narrowed[0]), true;
+    render();
+    return true;
+  }
+  const going = walksLeft().filter((w) => inTurn([...entered, n], w.lands));
+  if (going.length === 0) return false;
+  const moves = [...new Set(going.map((w) => w.move))];
+  const ending = moves.filter((m) => m.to === n && going.some((w) => w.move === m && w.lands[w.lands.length - 1] === n));
+  if (moves.length === 1 && ending.length === 1) return play(moves[0]), true;
+  if (ending.length > 1 && ending.length === moves.length) {
+    narrowed = ending;
+    say('Several captures end there: click a piece to take to choose.');
+  } else {
+    entered.push(n);
+  }
+  render();
+  return true;
+}
+
 function play(move) {
+  notify('');
+  game.reading = false;
   game.moves = game.moves.slice(0, game.ply);
+  game.texts = game.texts.slice(0, game.ply);
   game.moves.push(move.hub);
+  game.texts.push(move.text);
   game.ply = game.moves.length;
   refresh();
 }
 
 async function engineTurn() {
   const side = $('engine-side').value;
-  if (editing || thinking || view.result !== '*' || game.ply < game.moves.length || view.side !== side) return;
+  if (editing || thinking || game.reading || view.result !== '*' || game.ply < game.moves.length || view.side !== side) return;
+  checkSeconds();
   thinking = true;
   const mine = request;
   const asked = new AbortController();
   playing = asked;
   say(`tempo (${side}) is thinking…`);
   try {
-    const reply = await api('/api/play', params({ level: $('level').value, movetime: $('movetime').value }), { signal: asked.signal });
+    const reply = await api('/api/play', params({ level: $('level').value, movetime }), { signal: asked.signal });
     if (playing === asked) playing = null;
     thinking = false;
     if (mine !== request) return;
@@ -281,17 +457,49 @@ function takeBack() {
   if (engine !== 'none' && history.length >= 2 && history[history.length - 1].side === engine) n = 2;
   game.moves = game.moves.slice(0, Math.max(0, game.moves.length - n));
   game.ply = game.moves.length;
+  game.texts = game.texts.slice(0, game.ply);
   refresh();
 }
 
 function newGame(start) {
   request++;
   stopThinking();
+  notify('');
   game.start = start || '';
   game.moves = [];
+  game.texts = [];
   game.ply = 0;
+  game.players = ['White', 'Black'];
+  game.reading = false;
   $('report').textContent = '';
   refresh();
+}
+
+// A position typed or set up becomes the start of a new game, once the
+// server has read it; one it cannot read is refused and the game kept.
+async function loadPosition(fen) {
+  if (!fen) return newGame('');
+  try {
+    await api('/api/state', new URLSearchParams({ variant: game.variant, fen }));
+  } catch (e) {
+    notify(e.message);
+    $('fen').value = view ? view.fen : '';
+    return;
+  }
+  newGame(fen);
+}
+
+// The seconds a move typed: a number the server takes, or refused in
+// sight and the last good one put back, so that the engine still plays.
+function checkSeconds() {
+  const text = $('movetime').value.trim();
+  const seconds = Number(text);
+  if (text === '' || !Number.isFinite(seconds) || seconds < 0.1 || seconds > 60) {
+    notify(`seconds a move: '${text}' is not a number from 0.1 to 60; ${movetime} kept`);
+    $('movetime').value = movetime;
+    return;
+  }
+  movetime = text;
 }
 
 // Analysis: a stream of lines while the page keeps it open.
@@ -301,11 +509,22 @@ function closeAnalysis() {
   analysis = null;
 }
 
+// No lines, an idle bar and no arrow: nothing said of the position shown.
+function clearAnalysis() {
+  analysisLines = [];
+  analysedFen = null;
+  $('analysis').textContent = '';
+  $('evalbar').classList.add('idle');
+  $('evalfill').style.height = '50%';
+  const arrow = $('arrow');
+  if (arrow) arrow.remove();
+}
+
 function startAnalysis() {
   closeAnalysis();
   analysing = true;
-  analysisLines = [];
-  $('analysis').textContent = '';
+  clearAnalysis();
+  analysedFen = view.fen;
   $('analyse').classList.add('on');
   $('analyse').textContent = 'Stop';
   if (view.result !== '*') {
@@ -335,26 +554,60 @@ function startAnalysis() {
   };
 }
 
+// The lines: each move clickable (the line played onto the board up to
+// it), the best one's score on the bar and its first move as an arrow.
 function showLines() {
   const out = $('analysis');
   out.textContent = '';
   for (const line of analysisLines) {
     if (!line) continue;
     const li = document.createElement('li');
-    for (const [kind, text] of [['depth', `depth ${line.depth}`], ['score', line.score.text], ['pv', line.pv.join(' ')]]) {
+    for (const [kind, text] of [['depth', `depth ${line.depth}`], ['score', line.score.text]]) {
       const part = document.createElement('span');
       part.className = kind;
       part.textContent = text;
       li.appendChild(part);
     }
+    const pv = document.createElement('span');
+    pv.className = 'pv';
+    line.pv.forEach((text, k) => {
+      if (k > 0) pv.appendChild(document.createTextNode(' '));
+      const move = document.createElement('a');
+      move.className = 'pv-move';
+      move.href = '#';
+      move.textContent = notation(text);
+      move.title = 'play the line to here';
+      move.addEventListener('click', (e) => {
+        e.preventDefault();
+        playLine(line, k + 1);
+      });
+      pv.appendChild(move);
+    });
+    li.appendChild(pv);
     out.appendChild(li);
   }
   const best = analysisLines[0];
   if (best) {
     const men = Math.max(-5, Math.min(5, best.score.white));
+    $('evalbar').classList.remove('idle');
     $('evalfill').style.height = `${50 + men * 10}%`;
     $('analysis-state').textContent = `depth ${best.depth}, ${best.mnps} M nodes/s`;
+    const arrow = $('arrow');
+    if (arrow) arrow.remove();
+    drawArrow();
   }
+}
+
+// The first `count` moves of an analysis line played onto the board from
+// the position it is of.
+function playLine(line, count) {
+  if (analysedFen !== view.fen || thinking) return;
+  notify('');
+  game.reading = false;
+  game.moves = game.moves.slice(0, game.ply).concat(line.moves.slice(0, count));
+  game.texts = game.texts.slice(0, game.ply).concat(line.pv.slice(0, count));
+  game.ply = game.moves.length;
+  refresh();
 }
 
 function toggleAnalysis() {
@@ -389,7 +642,8 @@ function doneEditing() {
   const fen = editorFen();
   editing = null;
   $('editor').hidden = true;
-  newGame(fen);
+  render();
+  loadPosition(fen);
 }
 
 // PDN in and out.
@@ -410,28 +664,34 @@ async function loadPdn(text) {
     select.hidden = pdnGames.length < 2;
     if (pdnGames.length === 0) throw new Error(reply.errors.join('; '));
     openGame(0);
-    if (reply.errors.length > 0) say(`${reply.errors.length} game(s) could not be read: ${reply.errors[0]}`, true);
+    if (reply.errors.length > 0) notify(`${reply.errors.length} game(s) could not be read: ${reply.errors[0]}`);
   } catch (e) {
-    say(`cannot read the PDN: ${e.message}`, true);
+    notify(`cannot read the PDN: ${e.message}`);
   }
 }
 
+// A game of the PDN read, shown from its start; the engine keeps its
+// side, and plays once the player has moved.
 function openGame(i) {
   const g = pdnGames[i];
-  $('engine-side').value = 'none';
+  notify('');
   game.variant = g.variant;
   $('variant').value = g.variant;
   request++;
   stopThinking();
   game.start = g.start;
   game.moves = g.moves.slice();
+  game.texts = [];
   game.ply = 0;
+  game.players = [g.white, g.black].map((name, side) => (name && name !== '?' ? name : ['White', 'Black'][side]));
+  game.reading = true;
+  $('report').textContent = '';
   refresh();
 }
 
 function savePdn() {
   const link = document.createElement('a');
-  link.href = '/api/pdn?' + params({ moves: game.moves.join(' ') });
+  link.href = '/api/pdn?' + params({ moves: game.moves.join(' '), white: game.players[0], black: game.players[1] });
   link.download = 'game.pdn';
   document.body.appendChild(link);
   link.click();
@@ -447,7 +707,7 @@ function toggleReview() {
     $('review-state').textContent = 'stopped';
     return;
   }
-  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.join(' ') });
+  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.join(' '), white: game.players[0], black: game.players[1] });
   if (game.start) p.set('fen', game.start);
   const source = new EventSource('/api/review?' + p);
   review = source;
@@ -538,7 +798,8 @@ async function setup() {
     if (cell && cell.dataset.square) clickSquare(Number(cell.dataset.square));
   });
   $('variant').addEventListener('change', () => { game.variant = $('variant').value; newGame(''); });
-  $('engine-side').addEventListener('change', () => engineTurn());
+  $('engine-side').addEventListener('change', () => { game.reading = false; engineTurn(); });
+  $('movetime').addEventListener('change', () => { checkSeconds(); engineTurn(); });
   $('new').addEventListener('click', () => newGame(''));
   $('undo').addEventListener('click', takeBack);
   $('flip').addEventListener('click', () => { flipped = !flipped; render(); });
@@ -553,7 +814,7 @@ async function setup() {
   });
   $('analyse').addEventListener('click', toggleAnalysis);
   $('lines').addEventListener('change', () => { if (analysing) startAnalysis(); });
-  $('load-fen').addEventListener('click', () => newGame($('fen').value.trim()));
+  $('load-fen').addEventListener('click', () => loadPosition($('fen').value.trim()));
   $('copy-fen').addEventListener('click', () => {
     $('fen').select();
     if (navigator.clipboard) navigator.clipboard.writeText($('fen').value).catch(() => {});
