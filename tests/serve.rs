@@ -752,3 +752,96 @@ fn the_result_is_shown_large() {
     );
     assert!(shows(&mut page, "1-0"));
 }
+
+#[test]
+fn an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "clickable lines") else {
+        return;
+    };
+    click_move(&mut page, 32, 28, 1);
+    page.click("#analyse");
+    page.wait_for(
+        "document.querySelectorAll('#analysis li:first-child .pv-move').length >= 3 \
+         && document.getElementById('arrow') !== null",
+        Duration::from_secs(30),
+    );
+    page.click("#analyse");
+    page.wait_for(
+        "document.getElementById('analysis-state').textContent === 'stopped'",
+        Duration::from_secs(5),
+    );
+    // The arrow goes from the best move's first square to its last.
+    let pv = page.eval(
+        "Array.from(document.querySelectorAll('#analysis li:first-child .pv-move'), (a) => a.textContent)",
+    );
+    let pv: Vec<&str> = pv
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let squares: Vec<&str> = pv[0].split(['-', 'x']).collect();
+    let arrow = page.eval(
+        "(() => { const l = document.querySelector('#arrow line'); return [l.dataset.from, l.dataset.to]; })()",
+    );
+    assert_eq!(
+        arrow,
+        serde_json::json!([squares[0], squares[squares.len() - 1]]),
+        "{pv:?}"
+    );
+    // Its head is on the square arrived at, its tail on the one left.
+    let ends = "(() => { const line = document.querySelector('#arrow line'); \
+        const b = line.getBoundingClientRect(); \
+        const meets = (n) => { const r = document.querySelector(`[data-square='${n}']`).getBoundingClientRect(); \
+        return b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top; }; \
+        return meets(line.dataset.from) && meets(line.dataset.to) && b.width > 0; })()";
+    assert_eq!(page.eval(ends), true);
+    page.click("#flip");
+    page.wait_for(ends, Duration::from_secs(5));
+    // The line's second move clicked: both played onto the board.
+    page.click("#analysis li:first-child .pv-move:nth-of-type(2)");
+    page.wait_for(&format!("{MOVES} === 3"), Duration::from_secs(10));
+    let played = page.eval(
+        "Array.from(document.querySelectorAll('#moves li .mv'), (m) => m.textContent).slice(1)",
+    );
+    assert_eq!(played, serde_json::json!(pv[..2]));
+}
+
+#[test]
+fn a_capture_is_entered_square_by_square() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a capture by its squares") else {
+        return;
+    };
+    // 33 takes 28 landing on 22, then 17 (to 11) or 18 (to 13).
+    page.eval("document.getElementById('fen').value = 'W:W33,45:B17,18,28,5'");
+    page.click("#load-fen");
+    page.wait_for(
+        "document.querySelectorAll('#board .piece').length === 6",
+        Duration::from_secs(10),
+    );
+    page.click("[data-square='33']");
+    page.click("[data-square='22']");
+    let marks = "(() => { const has = (c) => Array.from(document.querySelectorAll(`#board .${c}`), \
+        (e) => Number(e.dataset.square)).sort((a, b) => a - b); \
+        return { selected: has('selected'), passed: has('passed'), taken: has('taken'), target: has('target') }; })()";
+    page.wait_for(
+        &format!("{marks}.passed.length === 1"),
+        Duration::from_secs(5),
+    );
+    assert_eq!(
+        page.eval(marks),
+        serde_json::json!({ "selected": [33], "passed": [22], "taken": [28], "target": [11, 13] })
+    );
+    page.click("[data-square='13']");
+    page.wait_for(&format!("{MOVES} === 1"), Duration::from_secs(10));
+    assert_eq!(
+        page.eval("document.querySelector('#moves li .mv').textContent"),
+        "33x13"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#board .piece.black').length"),
+        2
+    );
+}
