@@ -845,3 +845,95 @@ fn a_capture_is_entered_square_by_square() {
         2
     );
 }
+
+#[test]
+fn a_game_is_saved_with_its_variations() {
+    let server = serve(&[]);
+    let a = &server.address;
+    let tree = "32-28+(+33-29+)+19-23+(+17-22+(+18-22+)+28x17+)+28x19x23";
+    let (status, pdn) = get(a, &format!("/api/pdn?tree={tree}&white=Ann"));
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("[White \"Ann\"]"), "{pdn}");
+    assert!(
+        pdn.contains("1. 32-28 (1. 33-29) 1... 19-23 (1... 17-22 (1... 18-22) 2. 28x17) 2. 28x19 *"),
+        "{pdn}"
+    );
+    // Read back, the main line is the game.
+    let (status, body) = request(a, "POST", "/api/pdn", pdn.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let read: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        read["games"][0]["moves"],
+        serde_json::json!(["32-28", "19-23", "28x19x23"])
+    );
+    // A tree that does not hold together is refused, and why.
+    for (tree, why) in [
+        ("(+32-28+)", "must follow"),
+        ("32-28+(+33-29", "not closed"),
+        ("32-28+)", "closes no"),
+        ("32-28+(+32-26+)", "32-26"),
+    ] {
+        let message = refused(a, &format!("/api/pdn?tree={tree}"), 400);
+        assert!(message.contains(why), "{tree}: {message}");
+    }
+    let deep = format!("32-28{}", "+(+33-29".repeat(40));
+    assert!(refused(a, &format!("/api/pdn?tree={deep}"), 400).contains("deep"));
+}
+
+#[test]
+fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
+    let server = serve(&[]);
+    let Some(mut page) = open_board(&server, "a variation") else {
+        return;
+    };
+    for (from, to, count) in [(32, 28, 1), (19, 23, 2), (28, 19, 3)] {
+        click_move(&mut page, from, to, count);
+    }
+    // Back to Black's first move, and another tried there.
+    page.click("#prev");
+    page.click("#prev");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.dataset.ply === '1'",
+        Duration::from_secs(10),
+    );
+    click_move(&mut page, 17, 22, 4);
+    let main =
+        "Array.from(document.querySelectorAll('#moves li:not(.var)'), (li) => li.textContent)";
+    assert_eq!(
+        page.eval(main),
+        serde_json::json!(["1.32-28", "19-23", "2.28x19"])
+    );
+    assert_eq!(
+        page.eval("Array.from(document.querySelectorAll('#moves li.var'), (li) => li.textContent)"),
+        serde_json::json!(["(1...17-22)"])
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#moves li.current').textContent"),
+        "(1...17-22)"
+    );
+    // The main line is still there to go back to.
+    page.click("#moves li:nth-child(4)");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.textContent === '2.28x19'",
+        Duration::from_secs(10),
+    );
+    // Saved, the PDN has the variation.
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("downloads-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    page.save_downloads_in(&folder);
+    page.click("#save-pdn");
+    let saved = folder.join("game.pdn");
+    let start = Instant::now();
+    while !saved.is_file() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let pdn =
+        std::fs::read_to_string(&saved).unwrap_or_else(|e| panic!("{}: {e}", saved.display()));
+    assert!(
+        pdn.contains("1. 32-28 19-23 (1... 17-22) 2. 28x19 *"),
+        "{pdn}"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}

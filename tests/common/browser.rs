@@ -263,6 +263,14 @@ impl Browser {
         }
     }
 
+    /// Lets the page save files (a download) into `folder`.
+    pub fn save_downloads_in(&mut self, folder: &Path) {
+        self.call(
+            "Browser.setDownloadBehavior",
+            json!({ "behavior": "allow", "downloadPath": folder.display().to_string() }),
+        );
+    }
+
     /// The page as a PNG.
     pub fn screenshot(&mut self) -> Vec<u8> {
         let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));

@@ -1,19 +1,79 @@
 // tempo's board in the browser. The server keeps no game: this page holds
-// it (variant, start position, moves, the move shown) and asks the server
-// for the rules' view of it, the engine's moves and its analysis.
+// it (variant, start position, the moves as a tree of the game and the
+// variations tried beside it, the move shown) and asks the server for the
+// rules' view of it, the engine's moves and its analysis.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 
+// A move of the tree: its Hub form, its PDN text once the server has
+// named it, and the moves tried after it, the first of them the one its
+// line goes on with (a game's first moves are the start's children).
+function node(hub, text, parent) {
+  return { hub, text: text || null, parent, children: [] };
+}
+
 const game = {
   variant: 'international',
   start: '',      // FEN of the start position ('' = the variant's own)
-  moves: [],      // every move of the game, Hub notation
-  texts: [],      // each move's PDN text, once the server has named it
-  ply: 0,         // how many of them the board shows
+  root: node(null, null, null), // the start: its line is the game's main line
+  at: null,       // the move the board shows (the root: none)
   players: ['White', 'Black'], // the names a PDN gave, for the review and the PDN saved
   reading: false, // a game read from PDN: the engine joins in once the player moves
 };
+game.at = game.root;
+
+// The moves from the start to `n`.
+function pathTo(n) {
+  const out = [];
+  for (let x = n; x.parent; x = x.parent) out.unshift(x);
+  return out;
+}
+
+// The moves of `n`'s line after it, to the line's end.
+function onwards(n) {
+  const out = [];
+  for (let x = n; x.children.length > 0; x = x.children[0]) out.push(x.children[0]);
+  return out;
+}
+
+const hubs = (nodes) => nodes.map((n) => n.hub).join(' ');
+
+// A game of `moves` alone (Hub forms), shown from its start.
+function setMainLine(moves) {
+  game.root = node(null, null, null);
+  let x = game.root;
+  for (const hub of moves) {
+    const next = node(hub, null, x);
+    x.children.push(next);
+    x = next;
+  }
+  game.at = game.root;
+}
+
+// Goes on from the move shown with `hub`: the move already tried there,
+// or a new one (a variation when the position had a move already).
+function advance(hub, text) {
+  let next = game.at.children.find((c) => c.hub === hub);
+  if (!next) {
+    next = node(hub, text, game.at);
+    game.at.children.push(next);
+  }
+  if (!next.text) next.text = text || null;
+  game.at = next;
+}
+
+// The tree as `tree=` of /api/pdn writes it: the moves after `from`, each
+// variation in brackets after the move it replaces.
+function treeTokens(from) {
+  const out = [];
+  for (let x = from; x.children.length > 0; x = x.children[0]) {
+    const [next, ...others] = x.children;
+    out.push(next.hub);
+    for (const other of others) out.push('(', other.hub, ...treeTokens(other), ')');
+  }
+  return out;
+}
 let view = null;            // the server's state of the position shown
 let flipped = false;
 let selected = null;        // the square of the piece picked
@@ -37,7 +97,7 @@ const client = Array.from(crypto.getRandomValues(new Uint8Array(12)),
   (b) => b.toString(16).padStart(2, '0')).join('');
 
 function params(extra) {
-  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.slice(0, game.ply).join(' ') });
+  const p = new URLSearchParams({ client, variant: game.variant, moves: hubs(pathTo(game.at)) });
   if (game.start) p.set('fen', game.start);
   for (const [k, v] of Object.entries(extra || {})) p.set(k, v);
   return p;
@@ -101,13 +161,16 @@ async function refresh() {
     if (mine === request) say(e.message, true);
     return;
   }
-  state.history.forEach((m, i) => { game.texts[i] = m.text; });
-  // The moves after the one shown are named by the whole game's state.
-  if (game.moves.some((_, i) => !game.texts[i])) {
+  const path = pathTo(game.at);
+  state.history.forEach((m, i) => { if (path[i]) path[i].text = m.text; });
+  // The moves after the one shown (of a game read from PDN) are named by
+  // the state of their whole line.
+  for (const line of [path.concat(onwards(game.at)), onwards(game.root)]) {
+    if (line.every((n) => n.text)) continue;
     try {
-      const whole = await api('/api/state', params({ moves: game.moves.join(' ') }));
+      const whole = await api('/api/state', params({ moves: hubs(line) }));
       if (mine !== request) return;
-      whole.history.forEach((m, i) => { game.texts[i] = m.text; });
+      whole.history.forEach((m, i) => { line[i].text = m.text; });
     } catch (e) {
       if (mine === request) say(e.message, true);
     }
@@ -142,8 +205,9 @@ function describe() {
   if (thinking) return;
   if (view.result !== '*') {
     say(`${view.result}: ${view.reason}`);
-  } else if (game.ply < game.moves.length) {
-    say(`move ${game.ply} of ${game.moves.length} shown: ${view.side} to move`);
+  } else if (game.at.children.length > 0) {
+    const ply = pathTo(game.at).length;
+    say(`move ${ply} of ${ply + onwards(game.at).length} shown: ${view.side} to move`);
   } else {
     say(`${view.side === 'white' ? 'White' : 'Black'} to move`);
   }
@@ -155,8 +219,7 @@ function render() {
   board.style.gridTemplateColumns = `repeat(${size}, 1fr)`;
   board.style.gridTemplateRows = `repeat(${size}, 1fr)`;
   board.textContent = '';
-  const last = game.ply > 0 ? view.history[game.ply - 1] : null;
-  const lastSquares = last ? squaresOf(last.hub) : [];
+  const lastSquares = game.at.hub ? squaresOf(game.at.hub) : [];
   const targets = new Set();
   const choices = new Set();
   const taken = new Set();
@@ -315,30 +378,57 @@ function walksLeft() {
 }
 
 // The whole game, the moves after the one shown too, numbered from the
-// side that moves first in the variant.
+// side that moves first in the variant, the variations in brackets after
+// the moves they replace.
 function renderMoves() {
   const list = $('moves');
   list.textContent = '';
   const offset = sideOf(view.start) === view.first ? 0 : 1;
-  game.moves.forEach((hub, i) => {
+  const item = (n, ply, numbered, depth, opens) => {
     const li = document.createElement('li');
-    const k = i + offset;
+    if (opens) {
+      const bracket = document.createElement('span');
+      bracket.className = 'bracket';
+      bracket.textContent = '(';
+      li.appendChild(bracket);
+    }
+    const k = ply + offset;
     const number = Math.floor(k / 2) + 1;
-    if (k % 2 === 0 || i === 0) {
-      const n = document.createElement('span');
-      n.className = 'num';
-      n.textContent = k % 2 === 0 ? `${number}.` : `${number}...`;
-      li.appendChild(n);
+    if (k % 2 === 0 || numbered) {
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = k % 2 === 0 ? `${number}.` : `${number}...`;
+      li.appendChild(num);
     }
     const text = document.createElement('span');
     text.className = 'mv';
-    text.textContent = notation(game.texts[i] || hub);
+    text.textContent = notation(n.text || n.hub);
     li.appendChild(text);
-    li.dataset.ply = i + 1;
-    if (i + 1 === game.ply) li.classList.add('current');
-    li.addEventListener('click', () => { game.ply = i + 1; refresh(); });
+    li.dataset.ply = ply + 1;
+    if (depth > 0) li.classList.add('var');
+    if (n === game.at) li.classList.add('current');
+    li.addEventListener('click', () => { game.at = n; refresh(); });
     list.appendChild(li);
-  });
+  };
+  // The line after `from`, `ply` moves into the game, `depth` variations deep.
+  const line = (from, ply, depth) => {
+    let numbered = true;
+    for (let x = from; x.children.length > 0; x = x.children[0], ply++) {
+      const [next, ...others] = x.children;
+      item(next, ply, numbered, depth, false);
+      numbered = false;
+      for (const other of others) {
+        item(other, ply, true, depth + 1, true);
+        line(other, ply + 1, depth + 1);
+        const bracket = document.createElement('span');
+        bracket.className = 'bracket';
+        bracket.textContent = ')';
+        list.lastElementChild.appendChild(bracket);
+        numbered = true;
+      }
+    }
+  };
+  line(game.root, 0, 0);
   // The move shown kept in sight.
   const current = list.querySelector('li.current');
   if (!current) {
@@ -359,7 +449,7 @@ function candidates() {
 
 function playerMayMove() {
   return !editing && !thinking && view && view.result === '*' &&
-    (game.ply < game.moves.length || $('engine-side').value !== view.side);
+    (game.at.children.length > 0 || $('engine-side').value !== view.side);
 }
 
 function clickSquare(n) {
@@ -415,17 +505,13 @@ function pickedSquare(n) {
 function play(move) {
   notify('');
   game.reading = false;
-  game.moves = game.moves.slice(0, game.ply);
-  game.texts = game.texts.slice(0, game.ply);
-  game.moves.push(move.hub);
-  game.texts.push(move.text);
-  game.ply = game.moves.length;
+  advance(move.hub, move.text);
   refresh();
 }
 
 async function engineTurn() {
   const side = $('engine-side').value;
-  if (editing || thinking || game.reading || view.result !== '*' || game.ply < game.moves.length || view.side !== side) return;
+  if (editing || thinking || game.reading || view.result !== '*' || game.at.children.length > 0 || view.side !== side) return;
   checkSeconds();
   thinking = true;
   const mine = request;
@@ -446,18 +532,20 @@ async function engineTurn() {
   }
 }
 
+// The move shown taken back, and what followed it; the player's move too
+// when the engine answered it.
 function takeBack() {
-  if (game.moves.length === 0) return;
+  if (game.at === game.root) return;
   request++;
   stopThinking();
-  game.moves = game.moves.slice(0, game.ply);
-  const history = view ? view.history : [];
-  let n = 1;
   const engine = $('engine-side').value;
-  if (engine !== 'none' && history.length >= 2 && history[history.length - 1].side === engine) n = 2;
-  game.moves = game.moves.slice(0, Math.max(0, game.moves.length - n));
-  game.ply = game.moves.length;
-  game.texts = game.texts.slice(0, game.ply);
+  const mover = view && view.side === 'white' ? 'black' : 'white';
+  let n = engine !== 'none' && mover === engine && pathTo(game.at).length >= 2 ? 2 : 1;
+  for (; n > 0 && game.at.parent; n--) {
+    const gone = game.at;
+    game.at = gone.parent;
+    game.at.children = game.at.children.filter((c) => c !== gone);
+  }
   refresh();
 }
 
@@ -466,9 +554,7 @@ function newGame(start) {
   stopThinking();
   notify('');
   game.start = start || '';
-  game.moves = [];
-  game.texts = [];
-  game.ply = 0;
+  setMainLine([]);
   game.players = ['White', 'Black'];
   game.reading = false;
   $('report').textContent = '';
@@ -604,9 +690,7 @@ function playLine(line, count) {
   if (analysedFen !== view.fen || thinking) return;
   notify('');
   game.reading = false;
-  game.moves = game.moves.slice(0, game.ply).concat(line.moves.slice(0, count));
-  game.texts = game.texts.slice(0, game.ply).concat(line.pv.slice(0, count));
-  game.ply = game.moves.length;
+  for (let k = 0; k < count && k < line.moves.length; k++) advance(line.moves[k], line.pv[k]);
   refresh();
 }
 
@@ -680,9 +764,7 @@ function openGame(i) {
   request++;
   stopThinking();
   game.start = g.start;
-  game.moves = g.moves.slice();
-  game.texts = [];
-  game.ply = 0;
+  setMainLine(g.moves);
   game.players = [g.white, g.black].map((name, side) => (name && name !== '?' ? name : ['White', 'Black'][side]));
   game.reading = true;
   $('report').textContent = '';
@@ -691,7 +773,9 @@ function openGame(i) {
 
 function savePdn() {
   const link = document.createElement('a');
-  link.href = '/api/pdn?' + params({ moves: game.moves.join(' '), white: game.players[0], black: game.players[1] });
+  link.href = '/api/pdn?' + params({
+    moves: hubs(onwards(game.root)), tree: treeTokens(game.root).join(' '), white: game.players[0], black: game.players[1],
+  });
   link.download = 'game.pdn';
   document.body.appendChild(link);
   link.click();
@@ -707,7 +791,7 @@ function toggleReview() {
     $('review-state').textContent = 'stopped';
     return;
   }
-  const p = new URLSearchParams({ client, variant: game.variant, moves: game.moves.join(' '), white: game.players[0], black: game.players[1] });
+  const p = new URLSearchParams({ client, variant: game.variant, moves: hubs(onwards(game.root)), white: game.players[0], black: game.players[1] });
   if (game.start) p.set('fen', game.start);
   const source = new EventSource('/api/review?' + p);
   review = source;
@@ -803,10 +887,11 @@ async function setup() {
   $('new').addEventListener('click', () => newGame(''));
   $('undo').addEventListener('click', takeBack);
   $('flip').addEventListener('click', () => { flipped = !flipped; render(); });
-  $('first').addEventListener('click', () => { game.ply = 0; refresh(); });
-  $('prev').addEventListener('click', () => { game.ply = Math.max(0, game.ply - 1); refresh(); });
-  $('next').addEventListener('click', () => { game.ply = Math.min(game.moves.length, game.ply + 1); refresh(); });
-  $('last').addEventListener('click', () => { game.ply = game.moves.length; refresh(); });
+  const go = (n) => { game.at = n; refresh(); };
+  $('first').addEventListener('click', () => go(game.root));
+  $('prev').addEventListener('click', () => go(game.at.parent || game.root));
+  $('next').addEventListener('click', () => go(game.at.children[0] || game.at));
+  $('last').addEventListener('click', () => go(onwards(game.at).pop() || game.at));
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select')) return;
     if (e.key === 'ArrowLeft') $('prev').click();
