@@ -673,7 +673,7 @@ fn the_evaluation_bar_turns_with_the_board() {
 }
 
 #[test]
-fn the_review_names_the_players_of_the_pdn() {
+fn the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable() {
     let server = serve(&[]);
     let Some(mut page) = open_board(&server, "a review") else {
         return;
@@ -694,6 +694,14 @@ fn the_review_names_the_players_of_the_pdn() {
             .as_str()
             .is_some_and(|h| h.contains("Ann Smith") && h.contains("Bob Jones")),
         "{heading}"
+    );
+    // Its graph clicked in the middle: the position after the second of
+    // the four moves, marked on the graph.
+    page.click("#report svg.graph");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.dataset.ply === '2' \
+         && document.querySelector('#report svg.graph .now') !== null",
+        Duration::from_secs(10),
     );
 }
 
@@ -855,7 +863,9 @@ fn a_game_is_saved_with_its_variations() {
     assert_eq!(status, 200, "{pdn}");
     assert!(pdn.contains("[White \"Ann\"]"), "{pdn}");
     assert!(
-        pdn.contains("1. 32-28 (1. 33-29) 1... 19-23 (1... 17-22 (1... 18-22) 2. 28x17) 2. 28x19 *"),
+        pdn.contains(
+            "1. 32-28 (1. 33-29) 1... 19-23 (1... 17-22 (1... 18-22) 2. 28x17) 2. 28x19 *"
+        ),
         "{pdn}"
     );
     // Read back, the main line is the game.

@@ -88,6 +88,7 @@ let analysing = false;      // whether the engine analyses every position shown
 let analysis = null;        // the EventSource of the running analysis
 let analysisLines = [];
 let review = null;          // the EventSource of the running review
+let reviewed = [];          // the moves of the main line reviewed: the graph's plies
 let playing = null;         // the AbortController of the engine's move asked for
 
 // This page's id: every search it starts is its own, and the server
@@ -278,6 +279,57 @@ function render() {
   }
   if (!editing) drawArrow();
   renderMoves();
+  markGraph();
+}
+
+// Whether `n` is still a move of the game (not taken back).
+function inGame(n) {
+  let x = n;
+  while (x.parent) x = x.parent;
+  return x === game.root;
+}
+
+// The review's graph: its points (one a position of the game reviewed,
+// from the start) as x in the graph's own units.
+function graphPoints(svg) {
+  const line = svg.querySelector('polyline');
+  if (!line) return [];
+  return line.getAttribute('points').trim().split(/\s+/).map((p) => Number(p.split(',')[0]));
+}
+
+// A click on the graph shows the position of the point nearest to it.
+function clickGraph(e) {
+  const svg = e.target.closest('svg.graph');
+  if (!svg) return;
+  const xs = graphPoints(svg);
+  const box = svg.getBoundingClientRect();
+  const units = svg.viewBox.baseVal;
+  if (xs.length === 0 || box.width === 0) return;
+  const x = units.x + (e.clientX - box.left) * units.width / box.width;
+  let nearest = 0;
+  xs.forEach((px, i) => { if (Math.abs(px - x) < Math.abs(xs[nearest] - x)) nearest = i; });
+  const target = nearest === 0 ? game.root : reviewed[nearest - 1];
+  if (!target || !inGame(target) || thinking) return;
+  game.at = target;
+  refresh();
+}
+
+// The position shown marked on the graph, when it is one reviewed.
+function markGraph() {
+  const svg = document.querySelector('#report svg.graph');
+  if (!svg) return;
+  const old = svg.querySelector('.now');
+  if (old) old.remove();
+  const at = game.at === game.root ? 0 : reviewed.indexOf(game.at) + 1;
+  if (at === 0 && game.at !== game.root) return;
+  const x = graphPoints(svg)[at];
+  if (x === undefined) return;
+  const units = svg.viewBox.baseVal;
+  const mark = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+  for (const [k, v] of Object.entries({ class: 'now', x1: x, x2: x, y1: units.y, y2: units.y + units.height, stroke: '#ffd43b', 'stroke-width': '2' })) {
+    mark.setAttribute(k, v);
+  }
+  svg.appendChild(mark);
 }
 
 // The engine's best move, as an arrow over the board.
@@ -795,6 +847,7 @@ function toggleReview() {
   if (game.start) p.set('fen', game.start);
   const source = new EventSource('/api/review?' + p);
   review = source;
+  reviewed = onwards(game.root);
   $('review').textContent = 'Stop the review';
   $('review-state').textContent = 'starting…';
   const finish = (text) => {
@@ -809,7 +862,8 @@ function toggleReview() {
   });
   source.addEventListener('report', (e) => {
     $('report').replaceChildren(...sanitised(JSON.parse(e.data).html));
-    finish('done: the report is below the board');
+    markGraph();
+    finish('done: the report is below the board; click its graph to see a position');
   });
   source.addEventListener('stopped', (e) => finish(`stopped: ${JSON.parse(e.data).reason}`));
   source.addEventListener('failed', (e) => finish(`failed: ${JSON.parse(e.data).error}`));
@@ -926,6 +980,7 @@ async function setup() {
   $('load-pdn').addEventListener('click', () => loadPdn($('pdn-text').value));
   $('pdn-games').addEventListener('change', () => openGame(Number($('pdn-games').value)));
   $('review').addEventListener('click', toggleReview);
+  $('report').addEventListener('click', clickGraph);
   // A page closed or left: its searches stop at once.
   window.addEventListener('pagehide', () => navigator.sendBeacon('/api/cancel?' + new URLSearchParams({ client })));
   refresh();
