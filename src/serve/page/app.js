@@ -499,9 +499,11 @@ function candidates() {
   return pool.filter((m) => m.from === selected);
 }
 
+// Whether a click may move a piece: not on the engine's turn, unless the
+// position shown has a move after it or the game is one read, not played.
 function playerMayMove() {
   return !editing && !thinking && view && view.result === '*' &&
-    (game.at.children.length > 0 || $('engine-side').value !== view.side);
+    (game.reading || game.at.children.length > 0 || $('engine-side').value !== view.side);
 }
 
 function clickSquare(n) {
@@ -533,17 +535,19 @@ function pickedSquare(n) {
   // A piece to take clicked: keep the moves that take it.
   const taking = mine.filter((m) => m.captured.includes(n));
   if (taking.length > 0) {
-    if (taking.length === 1 && narrowed) return play(taking[0]), true;
     if (taking.length < mine.length) narrowed = taking;
-    if (narrowed && narrowed.length === 1) return play(narrowed[0]), true;
-    render();
+    if (narrowed && narrowed.length === 1) play(narrowed[0]);
+    else render();
     return true;
   }
   const going = walksLeft().filter((w) => inTurn([...entered, n], w.lands));
   if (going.length === 0) return false;
   const moves = [...new Set(going.map((w) => w.move))];
-  const ending = moves.filter((m) => m.to === n && going.some((w) => w.move === m && w.lands[w.lands.length - 1] === n));
-  if (moves.length === 1 && ending.length === 1) return play(moves[0]), true;
+  const ending = moves.filter((m) => m.to === n);
+  if (moves.length === 1 && ending.length === 1) {
+    play(moves[0]);
+    return true;
+  }
   if (ending.length > 1 && ending.length === moves.length) {
     narrowed = ending;
     say('Several captures end there: click a piece to take to choose.');
