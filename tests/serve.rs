@@ -1,7 +1,14 @@
-//! `tempo serve`: its endpoints and refusals over HTTP, and the page in a
-//! headless Chromium: moves played by clicking squares (a capture among
-//! them), the engine's answer, a move taken back, a FEN loaded, analysis
-//! started and stopped.
+//! `tempo serve`: its endpoints and refusals over HTTP (a game saved with
+//! its variations among them), and the page in a headless Chromium: moves
+//! played by clicking squares (a capture among them, and one entered
+//! landing by landing), the engine's answer, a move taken back, a FEN
+//! loaded, analysis started and stopped, its lines clicked onto the board
+//! and its best move drawn, a variation kept and saved, the review's graph
+//! clicked; and the page's refusals and state kept right: a bad FEN or
+//! seconds value refused in sight, a PDN's errors kept in sight, the moves
+//! numbered and followed, old analysis cleared, the engine's side kept,
+//! the bar flipped with the board, the players named, Russian moves in
+//! coordinates, the result shown large.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -300,10 +307,12 @@ fn screenshot_path() -> PathBuf {
 /// How many moves the page's move list shows.
 const MOVES: &str = "document.querySelectorAll('#moves li').length";
 
-/// The board page of `server` in a headless Chromium, loaded, with the
-/// engine playing neither side; `None` on a machine without Chromium.
-fn open_board(server: &Served, what: &str) -> Option<browser::Browser> {
+/// A server and its board page in a headless Chromium, loaded, with the
+/// engine playing neither side; `None` on a machine without Chromium
+/// (`what` says what was not opened).
+fn open_board(what: &str) -> Option<(Served, browser::Browser)> {
     let chromium = browser::chromium_for(what)?;
+    let server = serve(&[]);
     let mut page = browser::Browser::start(&chromium, 1000, 900);
     page.open(
         &format!("http://{}/", server.address),
@@ -311,7 +320,7 @@ fn open_board(server: &Served, what: &str) -> Option<browser::Browser> {
          && document.querySelectorAll('#level option').length > 0",
     );
     set(&mut page, "engine-side", "none");
-    Some(page)
+    Some((server, page))
 }
 
 /// Sets the form field `id` to `value` as a person does (a change event).
@@ -337,13 +346,15 @@ fn click_move(page: &mut browser::Browser, from: u32, to: u32, count: usize) {
     page.wait_for(&format!("{MOVES} === {count}"), Duration::from_secs(10));
 }
 
-/// Pastes `pdn` into the page's PDN box and loads it.
-fn load_pdn(page: &mut browser::Browser, pdn: &str) {
+/// Pastes `pdn` into the page's PDN box, loads it, and waits for the
+/// move list to hold its game's `count` moves.
+fn load_pdn(page: &mut browser::Browser, pdn: &str, count: usize) {
     let text = serde_json::to_string(pdn).unwrap();
     page.eval(&format!(
         "document.getElementById('pdn-text').value = {text}"
     ));
     page.click("#load-pdn");
+    page.wait_for(&format!("{MOVES} === {count}"), Duration::from_secs(10));
 }
 
 /// Whether the page shows `text` to a reader (rendered, not hidden).
@@ -368,8 +379,7 @@ fn a_long_game(address: &str, plies: usize) -> Vec<String> {
 
 #[test]
 fn the_page_plays_and_analyses_in_a_browser() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "the page") else {
+    let Some((server, mut page)) = open_board("the page") else {
         return;
     };
     // Both sides by clicks: a move each, then White's capture.
@@ -465,8 +475,7 @@ fn the_page_plays_and_analyses_in_a_browser() {
 
 #[test]
 fn a_bad_fen_is_refused_and_the_game_goes_on() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a bad FEN") else {
+    let Some((_server, mut page)) = open_board("a bad FEN") else {
         return;
     };
     click_move(&mut page, 32, 28, 1);
@@ -490,15 +499,14 @@ fn a_bad_fen_is_refused_and_the_game_goes_on() {
 
 #[test]
 fn a_pdn_read_error_stays_in_sight() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a PDN with an error") else {
+    let Some((_server, mut page)) = open_board("a PDN with an error") else {
         return;
     };
     load_pdn(
         &mut page,
         "[White \"a\"]\n\n1. 32-28 19-23 *\n\n[White \"b\"]\n\n1. 32-28 99-98 *\n",
+        2,
     );
-    page.wait_for(&format!("{MOVES} === 2"), Duration::from_secs(10));
     std::thread::sleep(Duration::from_millis(500));
     assert!(
         shows(&mut page, "could not be read"),
@@ -510,12 +518,10 @@ fn a_pdn_read_error_stays_in_sight() {
 
 #[test]
 fn the_moves_after_the_one_shown_keep_their_numbers_and_notation() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a game read from PDN") else {
+    let Some((_server, mut page)) = open_board("a game read from PDN") else {
         return;
     };
-    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 14x23 *\n");
-    page.wait_for(&format!("{MOVES} === 4"), Duration::from_secs(10));
+    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 14x23 *\n", 4);
     let texts =
         page.eval("Array.from(document.querySelectorAll('#moves li'), (li) => li.textContent)");
     assert_eq!(
@@ -535,8 +541,7 @@ fn the_moves_after_the_one_shown_keep_their_numbers_and_notation() {
 
 #[test]
 fn the_move_list_follows_the_move_shown() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a long game") else {
+    let Some((server, mut page)) = open_board("a long game") else {
         return;
     };
     let moves = a_long_game(&server.address, 120);
@@ -546,11 +551,7 @@ fn the_move_list_follows_the_move_shown() {
         &format!("/api/pdn?moves={}", moves.join("+")),
     );
     assert_eq!(status, 200);
-    load_pdn(&mut page, &pdn);
-    page.wait_for(
-        &format!("{MOVES} === {}", moves.len()),
-        Duration::from_secs(10),
-    );
+    load_pdn(&mut page, &pdn, moves.len());
     page.click("#last");
     let in_sight = "(() => { const li = document.querySelector('#moves li.current'); \
         const list = document.getElementById('moves').getBoundingClientRect(); \
@@ -566,8 +567,7 @@ fn the_move_list_follows_the_move_shown() {
 
 #[test]
 fn analysis_of_another_position_does_not_linger_after_stop() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "analysis stopped") else {
+    let Some((_server, mut page)) = open_board("analysis stopped") else {
         return;
     };
     click_move(&mut page, 32, 28, 1);
@@ -599,8 +599,7 @@ fn analysis_of_another_position_does_not_linger_after_stop() {
 
 #[test]
 fn a_click_on_a_captures_path_keeps_the_piece_picked() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a capture's path") else {
+    let Some((_server, mut page)) = open_board("a capture's path") else {
         return;
     };
     click_move(&mut page, 32, 28, 1);
@@ -618,14 +617,12 @@ fn a_click_on_a_captures_path_keeps_the_piece_picked() {
 
 #[test]
 fn a_loaded_game_keeps_the_engines_side() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "the engine's side") else {
+    let Some((_server, mut page)) = open_board("the engine's side") else {
         return;
     };
     set(&mut page, "movetime", "0.2");
     set(&mut page, "engine-side", "black");
-    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 *\n");
-    page.wait_for(&format!("{MOVES} === 3"), Duration::from_secs(10));
+    load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 *\n", 3);
     page.click("#last");
     page.wait_for(
         "document.querySelector('#moves li.current')?.dataset.ply === '3'",
@@ -642,8 +639,7 @@ fn a_loaded_game_keeps_the_engines_side() {
 
 #[test]
 fn bad_seconds_are_refused_and_the_engine_still_answers() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "bad seconds") else {
+    let Some((_server, mut page)) = open_board("bad seconds") else {
         return;
     };
     set(&mut page, "movetime", "0.2");
@@ -659,8 +655,7 @@ fn bad_seconds_are_refused_and_the_engine_still_answers() {
 
 #[test]
 fn the_evaluation_bar_turns_with_the_board() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "the board flipped") else {
+    let Some((_server, mut page)) = open_board("the board flipped") else {
         return;
     };
     // White's part of the bar is at the bottom, then at the top.
@@ -674,15 +669,14 @@ fn the_evaluation_bar_turns_with_the_board() {
 
 #[test]
 fn the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a review") else {
+    let Some((_server, mut page)) = open_board("a review") else {
         return;
     };
     load_pdn(
         &mut page,
         "[White \"Ann Smith\"]\n[Black \"Bob Jones\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+        4,
     );
-    page.wait_for(&format!("{MOVES} === 4"), Duration::from_secs(10));
     page.click("#review");
     page.wait_for(
         "document.querySelector('#report h2') !== null",
@@ -707,8 +701,7 @@ fn the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable() {
 
 #[test]
 fn russian_moves_are_written_in_algebraic_notation() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "Russian draughts") else {
+    let Some((server, mut page)) = open_board("Russian draughts") else {
         return;
     };
     set(&mut page, "variant", "russian");
@@ -736,8 +729,7 @@ fn russian_moves_are_written_in_algebraic_notation() {
 
 #[test]
 fn the_result_is_shown_large() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a game over") else {
+    let Some((_server, mut page)) = open_board("a game over") else {
         return;
     };
     page.eval("document.getElementById('fen').value = 'B:W28:B'");
@@ -763,8 +755,7 @@ fn the_result_is_shown_large() {
 
 #[test]
 fn an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "clickable lines") else {
+    let Some((_server, mut page)) = open_board("clickable lines") else {
         return;
     };
     click_move(&mut page, 32, 28, 1);
@@ -818,8 +809,7 @@ fn an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board() {
 
 #[test]
 fn a_capture_is_entered_square_by_square() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a capture by its squares") else {
+    let Some((_server, mut page)) = open_board("a capture by its squares") else {
         return;
     };
     // 33 takes 28 landing on 22, then 17 (to 11) or 18 (to 13).
@@ -892,8 +882,7 @@ fn a_game_is_saved_with_its_variations() {
 
 #[test]
 fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
-    let server = serve(&[]);
-    let Some(mut page) = open_board(&server, "a variation") else {
+    let Some((_server, mut page)) = open_board("a variation") else {
         return;
     };
     for (from, to, count) in [(32, 28, 1), (19, 23, 2), (28, 19, 3)] {
