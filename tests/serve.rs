@@ -936,3 +936,49 @@ fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
     );
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing() {
+    let Some((_server, mut page)) = open_board("two captures to one square") else {
+        return;
+    };
+    // English checkers, Black to move: 6 reaches 22 over 9 and 17
+    // (landing on 13) or over 10 and 18 (landing on 15).
+    set(&mut page, "variant", "english");
+    let position = |page: &mut browser::Browser| {
+        // The new game's start on the board first, or it would overwrite
+        // the FEN typed.
+        page.wait_for(
+            "document.querySelectorAll('#board .piece').length === 24",
+            Duration::from_secs(10),
+        );
+        page.eval("document.getElementById('fen').value = 'B:W9,10,17,18,32:B6,1'");
+        page.click("#load-fen");
+        page.wait_for(
+            "document.querySelectorAll('#board .piece').length === 7 \
+             && document.querySelectorAll('#moves li').length === 0",
+            Duration::from_secs(10),
+        );
+    };
+    let white = "Array.from(document.querySelectorAll('#board .piece.white'), \
+        (p) => Number(p.parentElement.dataset.square)).sort((a, b) => a - b)";
+    // The square reached: the pieces to take offered, one clicked.
+    position(&mut page);
+    page.click("[data-square='6']");
+    page.click("[data-square='22']");
+    page.wait_for(
+        "document.querySelectorAll('#board .choice').length === 4",
+        Duration::from_secs(5),
+    );
+    page.click("[data-square='17']");
+    page.wait_for(&format!("{MOVES} === 1"), Duration::from_secs(10));
+    assert_eq!(page.eval(white), serde_json::json!([10, 18, 32]));
+    // The landing on the way clicked first: the capture through it.
+    page.click("#new");
+    position(&mut page);
+    page.click("[data-square='6']");
+    page.click("[data-square='15']");
+    page.click("[data-square='22']");
+    page.wait_for(&format!("{MOVES} === 1"), Duration::from_secs(10));
+    assert_eq!(page.eval(white), serde_json::json!([9, 17, 32]));
+}
