@@ -181,7 +181,8 @@ async function refresh() {
   selected = null;
   narrowed = null;
   entered = [];
-  $('fen').value = state.fen;
+  // A FEN being typed is left alone.
+  if (document.activeElement !== $('fen')) $('fen').value = state.fen;
   // Lines of another position are dropped, unless they are being renewed.
   if (!analysing && analysedFen !== state.fen) clearAnalysis();
   render();
@@ -624,8 +625,8 @@ async function loadPosition(fen) {
   try {
     await api('/api/state', new URLSearchParams({ variant: game.variant, fen }));
   } catch (e) {
+    // The text stays in the box, to be put right.
     notify(e.message);
-    $('fen').value = view ? view.fen : '';
     return;
   }
   newGame(fen);
@@ -958,6 +959,7 @@ async function setup() {
   $('analyse').addEventListener('click', toggleAnalysis);
   $('lines').addEventListener('change', () => { if (analysing) startAnalysis(); });
   $('load-fen').addEventListener('click', () => loadPosition($('fen').value.trim()));
+  $('fen').addEventListener('keydown', (e) => { if (e.key === 'Enter') loadPosition($('fen').value.trim()); });
   $('copy-fen').addEventListener('click', () => {
     $('fen').select();
     if (navigator.clipboard) navigator.clipboard.writeText($('fen').value).catch(() => {});
