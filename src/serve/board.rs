@@ -9,7 +9,7 @@ use super::http::{Query, Reply};
 use crate::analyse::input::read_pdn as read_pdn_units;
 use crate::game::{Game, GameResult};
 use crate::pdn::write::{game_pdn, move_text, GameTags};
-use crate::rules::notation::{parse_position, squares_of, to_fen, MoveSquares};
+use crate::rules::notation::{parse_move, parse_position, squares_of, to_fen, MoveSquares};
 use crate::rules::{Geometry, Move, MoveStyle, Piece, Position, Rules, Side, Square, VariantKind};
 
 /// The variant a request names (`variant=`, International when absent).
@@ -32,13 +32,17 @@ pub fn variant(query: &Query) -> Result<VariantKind, Reply> {
 /// position when absent) and `moves=` (Hub or PDN moves, separated by
 /// spaces), replayed under the variant's draw rules.
 pub fn replay<R: Rules>(query: &Query) -> Result<Game<R>, Reply> {
+    replay_moves(query, query.get("moves").unwrap_or(""))
+}
+
+/// The game from the start position of `query` (`fen=`) through `moves`.
+fn replay_moves<R: Rules>(query: &Query, moves: &str) -> Result<Game<R>, Reply> {
     let start = match query.get("fen").map(str::trim) {
         None | Some("") => Position::<R>::start(),
         Some(text) => parse_position::<R>(text)
             .map_err(|e| Reply::error(400, format!("cannot read the position '{text}': {e}")))?,
     };
     let mut game = Game::new(start);
-    let moves = query.get("moves").unwrap_or("");
     for (i, text) in moves.split_whitespace().enumerate() {
         game.play_text(text)
             .map_err(|e| Reply::error(400, format!("move {} '{text}': {e}", i + 1)))?;
@@ -161,15 +165,111 @@ pub fn state_json<R: Rules>(game: &Game<R>) -> Value {
     })
 }
 
+/// The deepest variation inside variations a saved game may have.
+pub const MAX_NESTING: usize = 32;
+
+/// A game with its variations, read from the moves of `tree=` (Hub or
+/// PDN moves separated by spaces, each `(` ... `)` a line played instead
+/// of the move before it, as in PDN): its main line, and its move text
+/// numbered as PDN numbers it.
+struct Tree {
+    main: Vec<String>,
+    words: Vec<String>,
+}
+
+impl Tree {
+    fn read<R: Rules>(start: Position<R>, text: &str) -> Result<Tree, String> {
+        let mut tree = Tree {
+            main: Vec::new(),
+            words: Vec::new(),
+        };
+        let mut tokens = text.split_whitespace();
+        tree.line(&mut tokens, start, 1, 0)?;
+        Ok(tree)
+    }
+
+    /// Reads a line from `pos` (move `number` to come) up to its `)`, or
+    /// to the end at the top (`depth` 0: the main line).
+    fn line<'a, R: Rules>(
+        &mut self,
+        tokens: &mut impl Iterator<Item = &'a str>,
+        mut pos: Position<R>,
+        mut number: usize,
+        depth: usize,
+    ) -> Result<(), String> {
+        // The position and number before the last move: where a
+        // variation of it starts.
+        let mut before = None;
+        // A line's first move, and the move after a variation, say their
+        // number even when they are the reply.
+        let mut numbered = true;
+        loop {
+            match tokens.next() {
+                None if depth == 0 => return Ok(()),
+                None => return Err("a variation is not closed: ')' is missing".to_string()),
+                Some(")") if depth == 0 => return Err("')' closes no variation".to_string()),
+                Some(")") => return Ok(()),
+                Some("(") => {
+                    let Some((at, n)) = before else {
+                        return Err("a variation must follow the move it replaces".to_string());
+                    };
+                    if depth >= MAX_NESTING {
+                        return Err(format!("variations nest {MAX_NESTING} deep at most"));
+                    }
+                    self.words.push("(".to_string());
+                    self.line(tokens, at, n, depth + 1)?;
+                    self.words.push(")".to_string());
+                    numbered = true;
+                }
+                Some(text) => {
+                    let mv = parse_move(&pos, text).map_err(|e| format!("move '{text}': {e}"))?;
+                    let leads = pos.side_to_move() == R::FIRST_SIDE;
+                    let written = move_text(&pos, mv);
+                    self.words.push(if leads {
+                        format!("{number}. {written}")
+                    } else if numbered {
+                        format!("{number}... {written}")
+                    } else {
+                        written
+                    });
+                    before = Some((pos, number));
+                    if !leads {
+                        number += 1;
+                    }
+                    pos = pos.play(mv);
+                    numbered = false;
+                    if depth == 0 {
+                        self.main.push(text.to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The move text: the words, twenty to a line, and `result`.
+    fn text(&self, result: &str) -> String {
+        let mut words = self.words.clone();
+        words.push(result.to_string());
+        let mut out = String::new();
+        for chunk in words.chunks(20) {
+            out.push_str(&chunk.join(" ").replace("( ", "(").replace(" )", ")"));
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// `GET /api/pdn`: the game of the query as a PDN file to save, with the
-/// players' names of `white=` and `black=`.
+/// players' names of `white=` and `black=`; with `tree=` (moves and
+/// their variations, see [`Tree`]) instead of `moves=`, the variations
+/// are saved too.
 pub fn write_pdn(query: &Query) -> Reply {
     let kind = match variant(query) {
         Ok(kind) => kind,
         Err(reply) => return reply,
     };
-    crate::rules::with_rules!(kind, R => match replay::<R>(query) {
-        Ok(game) => {
+    crate::rules::with_rules!(kind, R => match tree_and_game::<R>(query) {
+        Ok((tree, game)) => {
             let result = game.result();
             let termination = match result {
                 GameResult::Ongoing => "unterminated".to_string(),
@@ -186,11 +286,28 @@ pub fn write_pdn(query: &Query) -> Reply {
                 termination: &termination,
                 extra: &[],
             };
-            Reply::text(game_pdn(&tags, game.start(), game.moves()), "application/x-draughts-pdn")
-                .attachment("game.pdn")
+            let mut pdn = game_pdn(&tags, game.start(), game.moves());
+            if let Some(tree) = tree {
+                // The tags as written, then the move text with its variations.
+                let head = pdn.split_once("\n\n").map_or("", |(head, _)| head);
+                pdn = format!("{head}\n\n{}\n", tree.text(tags.result));
+            }
+            Reply::text(pdn, "application/x-draughts-pdn").attachment("game.pdn")
         }
         Err(reply) => reply,
     })
+}
+
+/// The tree of `tree=`, if any, and the game of its main line (of
+/// `moves=` without one).
+fn tree_and_game<R: Rules>(query: &Query) -> Result<(Option<Tree>, Game<R>), Reply> {
+    let Some(text) = query.get("tree") else {
+        return Ok((None, replay::<R>(query)?));
+    };
+    let start = *replay_moves::<R>(query, "")?.start();
+    let tree = Tree::read(start, text).map_err(|why| Reply::error(400, format!("tree=: {why}")))?;
+    let game = replay_moves::<R>(query, &tree.main.join(" "))?;
+    Ok((Some(tree), game))
 }
 
 /// `POST /api/pdn`: reads the PDN of the body (games of another variant

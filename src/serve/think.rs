@@ -97,24 +97,28 @@ fn score_json(score: Score, side: crate::rules::Side) -> Value {
     json!({ "text": text, "white": white })
 }
 
-/// A line of moves from `pos` in PDN text; it stops at a move that is not
-/// legal (none is, from the engine).
-fn line_texts<R: Rules>(pos: &Position<R>, line: &[MoveSquares]) -> Vec<String> {
+/// A line of moves from `pos`, in PDN text and in Hub form (which names
+/// a capture exactly); it stops at a move that is not legal (none is,
+/// from the engine).
+fn line_texts<R: Rules>(pos: &Position<R>, line: &[MoveSquares]) -> (Vec<String>, Vec<String>) {
     let mut pos = *pos;
     let mut texts = Vec::with_capacity(line.len());
+    let mut hubs = Vec::with_capacity(line.len());
     for squares in line {
         let Some(mv) = find_move(&pos, squares) else {
             break;
         };
         texts.push(crate::pdn::write::move_text(&pos, mv));
+        hubs.push(squares.to_string());
         pos = pos.play(mv);
     }
-    texts
+    (texts, hubs)
 }
 
 /// A search report as JSON: depth, line number, score, nodes, speed and
-/// the line in PDN text.
+/// the line in PDN text (`pv`) and in Hub form (`moves`).
 fn info_json<R: Rules>(pos: &Position<R>, info: &SearchInfo) -> Value {
+    let (texts, hubs) = line_texts(pos, &info.pv);
     json!({
         "depth": info.depth,
         "line": info.multipv.unwrap_or(1),
@@ -123,7 +127,8 @@ fn info_json<R: Rules>(pos: &Position<R>, info: &SearchInfo) -> Value {
         "mnps": (info.mnps() * 100.0).round() / 100.0,
         "seconds": info.time.as_secs_f64(),
         "book": info.book,
-        "pv": line_texts(pos, &info.pv),
+        "pv": texts,
+        "moves": hubs,
     })
 }
 

@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -103,10 +104,14 @@ fn http_get(address: &str, path: &str) -> String {
 impl Browser {
     /// Starts `browser` headless with a window of `width` x `height`.
     pub fn start(browser: &Path, width: u32, height: u32) -> Browser {
+        // A profile of its own: two Chromiums on one profile are one (the
+        // second hands its page to the first and exits), and the tests of
+        // one binary run at once.
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
         let profile = std::env::temp_dir().join(format!(
             "tempo-chromium-{}-{}",
             std::process::id(),
-            Instant::now().elapsed().as_nanos()
+            STARTED.fetch_add(1, Ordering::Relaxed)
         ));
         let mut child = Command::new(browser)
             .args([
@@ -256,6 +261,14 @@ impl Browser {
                 json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 }),
             );
         }
+    }
+
+    /// Lets the page save files (a download) into `folder`.
+    pub fn save_downloads_in(&mut self, folder: &Path) {
+        self.call(
+            "Browser.setDownloadBehavior",
+            json!({ "behavior": "allow", "downloadPath": folder.display().to_string() }),
+        );
     }
 
     /// The page as a PNG.
