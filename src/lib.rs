@@ -13,7 +13,8 @@
 //!   text of a game); `book`: opening books, handed the search as a
 //!   function; `eval`, `egdb`: evaluation and endgame tables; `files`:
 //!   files written whole or not at all, for every layer that writes one;
-//!   `checksum`: the FNV-1a sum of the binary files.
+//!   `checksum`: the FNV-1a sum of the binary files; `signals`: Ctrl-C
+//!   and SIGTERM, and the sections they may not cut short.
 //! - `game`: keeping a game (record and result under the draw rules,
 //!   clocks) for the engine, DXP and the match tool, which referee with it;
 //!   nothing of search.
@@ -41,4 +42,5 @@ pub mod rules;
 pub mod search;
 #[cfg(feature = "server")]
 pub mod serve;
+pub mod signals;
 pub mod train;

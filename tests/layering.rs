@@ -22,6 +22,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("files", &[]),
     // The checksum of the binary files.
     ("checksum", &[]),
+    // Ctrl-C and SIGTERM: when the process may end, and what it says.
+    ("signals", &[]),
     // PDN read and written: text, and the rules to write moves.
     ("pdn", &["rules"]),
     ("book", &["rules", "files"]),
@@ -55,15 +57,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "train",
         &[
-            "rules", "files", "checksum", "pdn", "game", "eval", "search", "egdb",
+            "rules", "files", "checksum", "signals", "pdn", "game", "eval", "search", "egdb",
         ],
     ),
     // The command line sits on top of everything.
     (
         "cli",
         &[
-            "rules", "files", "checksum", "pdn", "book", "eval", "egdb", "game", "search",
-            "engine", "protocol", "arena", "analyse", "train", "serve",
+            "rules", "files", "checksum", "signals", "pdn", "book", "eval", "egdb", "game",
+            "search", "engine", "protocol", "arena", "analyse", "train", "serve",
         ],
     ),
 ];

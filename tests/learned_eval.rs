@@ -550,7 +550,7 @@ fn fit_to(
         start,
         config,
         epoch_done,
-        &mut |_, _| {},
+        &mut |_, _| std::ops::ControlFlow::Continue(()),
     )
 }
 

@@ -82,7 +82,7 @@ fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
             &samples,
             &config,
             epoch_done,
-            &mut |_, _| {},
+            &mut |_, _| std::ops::ControlFlow::Continue(()),
         )
     };
     let fitted = fit(&mut |r| losses.push(r.validation_loss));
@@ -108,7 +108,7 @@ fn a_fitted_network_lowers_the_loss_and_the_engine_scores_with_it() {
             ..config.clone()
         },
         &mut |_| {},
-        &mut |_, _| {},
+        &mut |_, _| std::ops::ControlFlow::Continue(()),
     );
     assert!((refit.start_loss - fitted.integer_loss).abs() < 0.001);
     assert_eq!(refit.network, fitted.network);

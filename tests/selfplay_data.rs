@@ -436,3 +436,93 @@ fn a_run_resumes_only_under_the_recipe_of_its_file() {
     let info = String::from_utf8_lossy(&info.stdout);
     assert!(info.contains(": brazilian, 4 games"), "{info}");
 }
+
+/// Sends `signal` to `child` `later` after `ready` appears in its standard
+/// error; returns that error and its output, after checking that it ended
+/// with 130 within a second of the signal.
+fn stop_when(
+    mut child: std::process::Child,
+    ready: &str,
+    later: std::time::Duration,
+    signal: &str,
+) -> (String, Output) {
+    use std::io::Read;
+    let mut err = child.stderr.take().expect("stderr");
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 256];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !String::from_utf8_lossy(&seen).contains(ready) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never ready: {seen:?}"
+        );
+        let n = err.read(&mut byte).expect("read stderr");
+        assert!(
+            n > 0,
+            "ended before it was ready: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&byte[..n]);
+    }
+    std::thread::sleep(later);
+    let sent = std::time::Instant::now();
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success());
+    err.read_to_end(&mut seen).expect("read stderr");
+    let out = child.wait_with_output().expect("wait");
+    let took = sent.elapsed();
+    let stderr = String::from_utf8_lossy(&seen).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+    assert!(
+        took < std::time::Duration::from_secs(1),
+        "{signal} acted on after {took:?}"
+    );
+    (stderr, out)
+}
+
+/// Ctrl-C (here SIGINT and SIGTERM) stops self-play at once with its
+/// finished batches whole in the file, and a fit with its best finished
+/// epoch written.
+#[test]
+fn a_signal_stops_selfplay_and_train_with_their_finished_work_written() {
+    let dir = scratch("signals");
+    let selfplay = tempo(
+        &dir,
+        &["selfplay", "--variant", "brazilian", "--out", "sp.spd"],
+    )
+    .args(["--games", "20000", "--batch-games", "1", "--nodes", "1000"])
+    .args(["--threads", "1", "--egdb-builtin", "false"])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let second = std::time::Duration::from_secs(1);
+    let (stderr, _) = stop_when(selfplay, "games 0/20000", 2 * second, "-INT");
+    assert!(stderr.contains("interrupted: "), "{stderr}");
+    assert!(stderr.contains("the same command goes on"), "{stderr}");
+    let kept = read_file(&dir.join("sp.spd"), VariantKind::Brazilian).expect("whole chunks");
+    assert!(!kept.is_empty(), "{stderr}");
+    let said = format!("interrupted: {}/20000 games", kept.len());
+    assert!(stderr.contains(&said), "{said} not in {stderr}");
+    let train = tempo(&dir, &["train", "--variant", "brazilian", "--out", "w.tpw"])
+        .args(["--epochs", "100000", "--hold-out", "20", "sp.spd"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (stderr, _) = stop_when(train, "epoch   2 ", second / 10, "-TERM");
+    assert!(
+        stderr.contains("interrupted before an epoch beat the start")
+            || stderr.contains("with the best finished epoch"),
+        "{stderr}"
+    );
+    if stderr.contains("with the best finished epoch") {
+        let info = success(tempo(&dir, &["weights", "info", "w.tpw"]));
+        assert!(!info.stdout.is_empty());
+    } else {
+        assert!(!dir.join("w.tpw").exists(), "{stderr}");
+    }
+}

@@ -29,6 +29,7 @@ use crate::analyse::report::{game_section, page};
 use crate::analyse::{AnalyseError, Analyser, Event, Record, Settings, Source, Unit};
 use crate::rules::VariantKind;
 use crate::search::Limits;
+use crate::signals;
 
 /// Output formats on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -456,40 +457,45 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, String> {
     // Ctrl-C (or SIGTERM) stops the running search at once; the run then
     // writes what it finished.
     let interrupt = analyser.interrupt();
-    let interrupted = super::signals::install(move || interrupt.stop());
-    let mut emit = |event: Event| {
-        if interrupted.raised() {
-            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+    signals::install(move || interrupt.stop());
+    // A signal stops the search and the run; the finished games are
+    // written before the process ends.
+    signals::whole(|| -> Result<(), String> {
+        let mut emit = |event: Event| {
+            if signals::raised() {
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+            }
+            out.write_all(render(&event, format).as_bytes())?;
+            out.flush()?;
+            if let Event::Done(record) = event {
+                progress.step();
+                files.keep(record).map_err(io::Error::other)?;
+            }
+            Ok(())
+        };
+        let outcome = analyser.analyse_all(&units, &mut emit);
+        progress.finish();
+        let written = match outcome {
+            // A reader that went away (`| head`) ends the run quietly.
+            Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
+            Err(e) => Err(e.to_string()),
+            Ok(()) => Ok(()),
         }
-        out.write_all(render(&event, format).as_bytes())?;
-        out.flush()?;
-        if let Event::Done(record) = event {
-            progress.step();
-            files.keep(record).map_err(io::Error::other)?;
+        .and_then(|()| files.write());
+        if files.written > 0 {
+            replacing.say();
         }
-        Ok(())
-    };
-    let outcome = analyser.analyse_all(&units, &mut emit);
-    progress.finish();
-    let stopped = match outcome {
-        // A reader that went away (`| head`) ends the run quietly.
-        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => false,
-        Err(AnalyseError::Output(e)) if e.kind() == io::ErrorKind::Interrupted => true,
-        Err(e) => return Err(e.to_string()),
-        Ok(()) => false,
-    };
-    files.write()?;
-    if files.written > 0 {
-        replacing.say();
-    }
-    if stopped {
-        eprintln!(
-            "interrupted: analysed {}; {} finished game(s) written",
-            counted(progress.done, "position"),
-            files.written
-        );
-        return Ok(ExitCode::from(super::signals::INTERRUPTED_EXIT));
-    }
+        signals::farewell(match &written {
+            Ok(()) => format!(
+                "interrupted: analysed {}; {} finished game(s) written",
+                counted(progress.done, "position"),
+                files.written
+            ),
+            Err(e) => format!("interrupted: {e}"),
+        });
+        written
+    })?;
     for (what, path) in [
         ("annotated games", &args.annotate),
         ("report", &args.report),

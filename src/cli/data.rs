@@ -214,7 +214,7 @@ fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
         &config,
         &mut writer,
         &existing,
-        &mut progress_printer(),
+        &mut progress_printer(&args.out),
     )?;
     report(&args.out, &done);
     Ok(if skipped > 0 {

@@ -10,18 +10,15 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
 use crate::engine::EngineHost;
 use crate::protocol::dxp::net::{DxpListener, TcpLink, DEFAULT_ADDR};
-use crate::protocol::dxp::session::{
-    run_session, GameLog, GamePlan, Role, SessionConfig, SessionEnd,
-};
+use crate::protocol::dxp::session::{run_session, GameLog, GamePlan, Role, SessionConfig};
 use crate::rules::{International, Side};
+use crate::signals;
 
 /// A colour on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -153,71 +150,63 @@ pub fn run(args: &DxpArgs) -> Result<ExitCode, String> {
         }
     };
     let stdout = std::io::stdout();
-    // Ctrl-C or SIGTERM: during a game, the game ends as interrupted and
-    // is written; outside one there is nothing to write and the process
-    // ends at once.
-    let playing = Arc::new(AtomicBool::new(false));
-    let in_game = Arc::clone(&playing);
-    let interrupted = super::signals::install(move || {
-        if !in_game.load(Ordering::SeqCst) {
-            std::process::exit(i32::from(super::signals::INTERRUPTED_EXIT));
-        }
+    // Ctrl-C or SIGTERM: during a connection, the game ends as interrupted
+    // and is written; outside one there is nothing to write and the
+    // process ends at once.
+    signals::install(|| {});
+    signals::farewell(match &args.pdn {
+        Some(path) => format!(
+            "interrupted: the game in progress is in {} as interrupted",
+            path.display()
+        ),
+        None => "interrupted".to_string(),
     });
-    let interrupt = interrupted.channel();
-    let mut stopped = false;
+    let interrupt = signals::channel();
     if let Some(addr) = &args.connect {
         let mut link = TcpLink::connect(addr, CONNECT_TIMEOUT).map_err(|e| e.to_string())?;
         say(&format!("connected to {}", link.peer()));
         if !args.initiator {
             say("waiting for its game request (give --initiator to propose the games)");
         }
-        playing.store(true, Ordering::SeqCst);
-        let end = run_session(
-            &config,
-            &mut engine,
-            &mut link,
-            &mut stdout.lock(),
-            &mut on_game,
-            &interrupt,
-        )
-        .map_err(|e| e.to_string())?;
-        playing.store(false, Ordering::SeqCst);
-        stopped = end == SessionEnd::Interrupted;
-        say(&format!("connection over: {end}"));
-    } else {
-        let addr = args.listen.as_deref().unwrap_or(DEFAULT_ADDR);
-        let listener = DxpListener::bind(addr).map_err(|e| e.to_string())?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
-        say(&format!("listening on {local}"));
-        let mut served = 0u32;
-        while !stopped && args.connections.is_none_or(|n| served < n) {
-            let mut link = listener.accept().map_err(|e| e.to_string())?;
-            served += 1;
-            say(&format!("connection from {}", link.peer()));
-            playing.store(true, Ordering::SeqCst);
-            match run_session(
+        signals::whole(|| {
+            run_session(
                 &config,
                 &mut engine,
                 &mut link,
                 &mut stdout.lock(),
                 &mut on_game,
                 &interrupt,
-            ) {
-                Ok(end) => {
-                    stopped = end == SessionEnd::Interrupted;
-                    say(&format!("connection over: {end}"));
+            )
+            .inspect(|end| say(&format!("connection over: {end}")))
+        })
+        .map_err(|e| e.to_string())?;
+    } else {
+        let addr = args.listen.as_deref().unwrap_or(DEFAULT_ADDR);
+        let listener = DxpListener::bind(addr).map_err(|e| e.to_string())?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        say(&format!("listening on {local}"));
+        let mut served = 0u32;
+        while args.connections.is_none_or(|n| served < n) {
+            let mut link = listener.accept().map_err(|e| e.to_string())?;
+            served += 1;
+            say(&format!("connection from {}", link.peer()));
+            signals::whole(|| {
+                match run_session(
+                    &config,
+                    &mut engine,
+                    &mut link,
+                    &mut stdout.lock(),
+                    &mut on_game,
+                    &interrupt,
+                ) {
+                    Ok(end) => say(&format!("connection over: {end}")),
+                    Err(e) => say(&format!("connection lost: {e}")),
                 }
-                Err(e) => say(&format!("connection lost: {e}")),
-            }
-            playing.store(false, Ordering::SeqCst);
-            stopped |= interrupted.raised();
+            });
         }
     }
     if let Some(e) = write_error {
         return Err(format!("writing the PDN file: {e}"));
-    }
-    if stopped || interrupted.raised() {
-        return Ok(ExitCode::from(super::signals::INTERRUPTED_EXIT));
     }
     Ok(ExitCode::SUCCESS)
 }

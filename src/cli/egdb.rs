@@ -158,6 +158,16 @@ fn run_build<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
     );
     let started = Instant::now();
     let live = std::io::stderr().is_terminal();
+    // Ctrl-C ends the build at once; every finished slice is on disk whole
+    // (written under another name, then renamed) and kept by the next run.
+    crate::signals::install(|| {});
+    let resume = |built: usize| {
+        format!(
+            "\ninterrupted: {built} slices built by this run are in {}; the same command goes on",
+            t.dir.display()
+        )
+    };
+    crate::signals::farewell(resume(0));
     let mut last_line = Instant::now() - Duration::from_secs(10);
     let mut total_bytes = 0u64;
     let mut built = 0usize;
@@ -200,6 +210,7 @@ fn run_build<R: Rules>(args: &BuildArgs) -> Result<ExitCode, String> {
         } => {
             built += 1;
             total_bytes += bytes;
+            crate::signals::farewell(resume(built));
             if live {
                 eprint!("\r");
             }

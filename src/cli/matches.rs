@@ -337,6 +337,13 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
     };
     let mut write_error = None;
     let event = format!("tempo match {} vs {}", names[0], names[1]);
+    // Ctrl-C ends the match at once, the games in progress left unplayed;
+    // every finished game is in the PDN file, whole.
+    crate::signals::install(|| {});
+    let kept = args.pdn.as_ref().map_or(String::new(), |path| {
+        format!("; the finished games are in {path}")
+    });
+    crate::signals::farewell(format!("interrupted before the first game ended{kept}"));
     let (tally, stopped) = run_match(&config, &mut |record: &GameRecord, tally| {
         let (white, black) = if record.first_is_white {
             (&names[0], &names[1])
@@ -377,10 +384,15 @@ fn run_for<R: Rules>(args: &MatchArgs) -> Result<ExitCode, String> {
                 ("Opening", opening),
             ];
             let text = record.pdn::<R>([&names[0], &names[1]], &event, &extra);
-            if let Err(e) = file.write_all(text.as_bytes()) {
+            if let Err(e) = crate::signals::whole(|| file.write_all(text.as_bytes())) {
                 write_error.get_or_insert(e.to_string());
             }
         }
+        crate::signals::farewell(format!(
+            "interrupted after {} games: {} {tally}{llr}{kept}",
+            tally.games(),
+            names[0]
+        ));
     });
     if let Some(failure) = stopped {
         let played = match tally.games() {

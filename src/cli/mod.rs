@@ -24,7 +24,6 @@ pub mod perft;
 mod resource_args;
 mod selfplay;
 mod serve;
-mod signals;
 mod tactics;
 mod train;
 mod tune;

@@ -160,7 +160,7 @@ fn run_for<R: Rules>(args: &SelfplayArgs) -> Result<ExitCode, String> {
         if threads == 1 { "thread" } else { "threads" },
         args.out.display()
     );
-    let mut show = progress_printer();
+    let mut show = progress_printer(&args.out);
     let done = play::<R>(&config, &mut writer, &existing, &mut show)?;
     report(&args.out, &done);
     Ok(ExitCode::SUCCESS)
@@ -205,11 +205,19 @@ pub(super) fn threads_or_all(asked: Option<u32>) -> usize {
 
 /// Prints a run's progress on standard error: one line rewritten each
 /// second on a terminal, a line every 30 s elsewhere; the last one always,
-/// ended by a new line.
-pub(super) fn progress_printer() -> impl FnMut(Progress) {
+/// ended by a new line. Ctrl-C ends the run at once (a batch being written
+/// is written whole), saying what the file `out` holds.
+pub(super) fn progress_printer(out: &std::path::Path) -> impl FnMut(Progress) {
     let terminal = std::io::stderr().is_terminal();
     let mut last = Instant::now() - Duration::from_secs(60);
+    let out = out.display().to_string();
+    crate::signals::install(|| {});
     move |p: Progress| {
+        crate::signals::farewell(format!(
+            "\ninterrupted: {}/{} games of this run are in {out}, whole; the same command \
+             goes on with the rest",
+            p.games_done, p.games_total
+        ));
         let finished = p.games_done >= p.games_total;
         if !finished && last.elapsed() < Duration::from_secs(if terminal { 1 } else { 30 }) {
             return;

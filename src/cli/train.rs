@@ -2,6 +2,7 @@
 //! writes a weights file (see `train::pattern_fit`).
 
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use crate::eval::weights_file::{
 };
 use crate::eval::Evaluator;
 use crate::rules::{Rules, VariantKind};
+use crate::signals;
 use crate::train::distinct::Split;
 use crate::train::driver::EpochReport;
 use crate::train::exact::relabel;
@@ -156,11 +158,31 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
         args.files.iter().map(|f| ("input", f.as_path())).collect();
     inputs.extend(args.init.as_deref().map(|f| ("--init", f)));
     let replacing = super::guard_outputs(&inputs, &[("--out", &args.out)])?;
-    let trained = train(args);
-    if trained.is_ok() {
-        replacing.say();
-    }
-    trained
+    // Ctrl-C while the data loads ends the run at once; during the fit it
+    // ends the epoch under way, and the best finished epoch is written.
+    signals::install(|| {});
+    signals::farewell("interrupted before the fit began: nothing written");
+    signals::whole(|| {
+        let trained = train(args);
+        if trained.is_ok() {
+            replacing.say();
+        }
+        trained
+    })
+}
+
+/// What is said when a signal stopped a fit that is `fitted` (its best
+/// epoch `best`, 0 for the start) and written to `out` (not written when
+/// no epoch beat the start).
+fn say_interrupted_fit(best: u32, out: &Path) {
+    signals::farewell(if best == 0 {
+        "interrupted before an epoch beat the start: nothing written".to_string()
+    } else {
+        format!(
+            "interrupted: wrote {} with the best finished epoch, {best}",
+            out.display()
+        )
+    });
 }
 
 /// Trains the weights or network the arguments ask for.
@@ -259,6 +281,12 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         &mut on_epoch,
         &mut on_batch,
     );
+    if signals::raised() {
+        say_interrupted_fit(fitted.best.1, &args.out);
+        if fitted.best.1 == 0 {
+            return Ok(ExitCode::from(signals::INTERRUPTED_EXIT));
+        }
+    }
     write_file(kind, &fitted.patterns, &args.out).map_err(|e| e.to_string())?;
     outln!(
         "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {} (the \
@@ -323,7 +351,10 @@ fn report_epoch(terminal: bool, r: EpochReport) {
 }
 
 /// Draws the progress bar of an epoch on a terminal.
-fn report_batch(terminal: bool, epoch: u32, done: f64) {
+fn report_batch(terminal: bool, epoch: u32, done: f64) -> ControlFlow<()> {
+    if signals::raised() {
+        return ControlFlow::Break(());
+    }
     if terminal {
         let filled = (done * 40.0) as usize;
         let mut err = std::io::stderr().lock();
@@ -335,6 +366,7 @@ fn report_batch(terminal: bool, epoch: u32, done: f64) {
             done * 100.0
         );
     }
+    ControlFlow::Continue(())
 }
 
 /// `tempo train --network`.
@@ -390,6 +422,12 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         &mut |r| report_epoch(terminal, r),
         &mut |epoch, done| report_batch(terminal, epoch, done),
     );
+    if signals::raised() {
+        say_interrupted_fit(fitted.best.1, &args.out);
+        if fitted.best.1 == 0 {
+            return Ok(ExitCode::from(signals::INTERRUPTED_EXIT));
+        }
+    }
     write_network(&fitted.network, &args.out).map_err(|e| e.to_string())?;
     let start = if args.init.is_some() {
         "with the --init network"

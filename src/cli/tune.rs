@@ -217,9 +217,20 @@ fn run_for<R: Rules>(args: &TuneArgs) -> Result<ExitCode, String> {
         settings(&run)
     );
     let started = Instant::now();
+    // Ctrl-C ends the run at once; the state holds every finished pair.
+    crate::signals::install(|| {});
+    let resume = |pairs: u64| {
+        format!(
+            "interrupted: {pairs} pairs are saved in {}; the same command goes on",
+            args.state.display()
+        )
+    };
+    crate::signals::farewell(resume(run.pairs_done));
     let (run, error) = run_pairs::<R>(&base, run, args.pairs, &mut |run, pair, records| {
         report_pair(args, &base, run, pair, records, started);
-        save(&args.state, run)
+        let saved = save(&args.state, run);
+        crate::signals::farewell(resume(run.pairs_done));
+        saved
     });
     if let Some(error) = error {
         if run.pairs_done == 0 {

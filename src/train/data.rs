@@ -694,13 +694,16 @@ impl DataWriter {
         ))
     }
 
-    /// Appends one chunk in a single write and flushes it to the file.
+    /// Appends one chunk in a single write and flushes it to the file; a
+    /// signal does not cut it short (see `signals`).
     pub fn append(&mut self, batch: u32, games: u32, records: &[Record]) -> Result<(), DataError> {
         let bytes = encode_chunk(batch, games, records);
-        self.file
-            .write_all(&bytes)
-            .and_then(|()| self.file.flush())
-            .map_err(|e| DataError::Io(self.path.clone(), e))
+        crate::signals::whole(|| {
+            self.file
+                .write_all(&bytes)
+                .and_then(|()| self.file.flush())
+                .map_err(|e| DataError::Io(self.path.clone(), e))
+        })
     }
 }
 

@@ -9,6 +9,7 @@
 //! the sigmoid's scale.
 
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 
 use crate::rules::random::SplitMix64;
 
@@ -183,7 +184,9 @@ pub(super) struct Driven {
 
 /// Fits `trainee` to its `positions` training positions from `params`,
 /// the order of each epoch shuffled by `random`. `epoch_done` hears of
-/// every epoch; `batch_done` of the share of the epoch done.
+/// every epoch; `batch_done` of the share of the epoch done, and stops the
+/// fit when it breaks (Ctrl-C): the epoch under way is dropped and the
+/// best finished one kept.
 pub(super) fn drive(
     trainee: &mut dyn Trainee,
     mut params: Vec<f32>,
@@ -191,7 +194,7 @@ pub(super) fn drive(
     schedule: Schedule,
     random: &mut SplitMix64,
     epoch_done: &mut dyn FnMut(EpochReport),
-    batch_done: &mut dyn FnMut(u32, f64),
+    batch_done: &mut dyn FnMut(u32, f64) -> ControlFlow<()>,
 ) -> Driven {
     let start_loss = trainee.held_out_loss(&params);
     let mut best = (start_loss, 0);
@@ -205,13 +208,15 @@ pub(super) fn drive(
         schedule.final_learning_rate,
         batches as u64 * schedule.epochs as u64,
     );
-    for epoch in 1..=schedule.epochs {
+    'epochs: for epoch in 1..=schedule.epochs {
         shuffle(&mut order, random);
         let mut epoch_loss = 0f64;
         for (b, batch) in order.chunks(batch_size).enumerate() {
             adam.begin(steps.at(adam.step() + 1));
             epoch_loss += trainee.train_batch(&mut params, batch, &mut adam);
-            batch_done(epoch, (b + 1) as f64 / batches as f64);
+            if batch_done(epoch, (b + 1) as f64 / batches as f64).is_break() {
+                break 'epochs;
+            }
         }
         let validation_loss = trainee.held_out_loss(&params);
         if validation_loss < best.0 {

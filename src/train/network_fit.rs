@@ -373,7 +373,7 @@ pub fn fit_network<R: Rules>(
     valid: &NetworkSamples,
     config: &NetworkConfig,
     epoch_done: &mut dyn FnMut(EpochReport),
-    batch_done: &mut dyn FnMut(u32, f64),
+    batch_done: &mut dyn FnMut(u32, f64) -> std::ops::ControlFlow<()>,
 ) -> FittedNetwork {
     let shape = Shape {
         hidden: config.hidden,

@@ -271,7 +271,7 @@ pub fn fit(
     start: &Patterns,
     config: &FitConfig,
     epoch_done: &mut dyn FnMut(EpochReport),
-    batch_done: &mut dyn FnMut(u32, f64),
+    batch_done: &mut dyn FnMut(u32, f64) -> std::ops::ControlFlow<()>,
 ) -> Fitted {
     assert_eq!(
         (train.layout, valid.layout, start.layout()),
