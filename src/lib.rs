@@ -43,4 +43,5 @@ pub mod search;
 #[cfg(feature = "server")]
 pub mod serve;
 pub mod signals;
+#[cfg(feature = "trainer")]
 pub mod train;

@@ -2,6 +2,8 @@
 //! computation, colour symmetry, the weights file, the Hub parameter that
 //! loads one, and the self-play generator and trainer on small runs.
 
+#![cfg(feature = "trainer")]
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 

@@ -3,6 +3,8 @@
 //! scores are those of the evaluator), and the bad files and settings are
 //! refused with a message.
 
+#![cfg(feature = "trainer")]
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;

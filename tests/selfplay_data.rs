@@ -6,6 +6,8 @@
 //! games (a match PDN) become a data file with `tempo data from-pdn`, which
 //! skips the games it cannot use, saying so, and resumes.
 
+#![cfg(feature = "trainer")]
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -14,6 +14,7 @@ mod analyse;
 pub mod bench;
 mod book;
 pub mod cpu;
+#[cfg(feature = "trainer")]
 mod data;
 mod dxp;
 mod egdb;
@@ -22,11 +23,14 @@ mod hub;
 mod matches;
 pub mod perft;
 mod resource_args;
+#[cfg(feature = "trainer")]
 mod selfplay;
 mod serve;
 mod tactics;
+#[cfg(feature = "trainer")]
 mod train;
 mod tune;
+#[cfg(feature = "trainer")]
 mod weights;
 
 use std::io::{self, Write};
@@ -115,12 +119,16 @@ pub enum Command {
     /// Opening books: build one by search, probe it, count games into it.
     Book(book::BookArgs),
     /// Play the engine against itself and write the positions for `train`.
+    #[cfg(feature = "trainer")]
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the pattern weights to self-play data; writes a weights file.
+    #[cfg(feature = "trainer")]
     Train(train::TrainArgs),
     /// Self-play data files: merge a run's shards into one, count what they hold.
+    #[cfg(feature = "trainer")]
     Data(data::DataArgs),
     /// Pattern weights files: average fitted sets, say what files hold.
+    #[cfg(feature = "trainer")]
     Weights(weights::WeightsArgs),
     /// Endgame databases: build them by retrograde analysis, probe them.
     Egdb(egdb::EgdbArgs),
@@ -147,9 +155,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Dxp(args)) => dxp::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Book(args)) => book::run(&args),
+        #[cfg(feature = "trainer")]
         Some(Command::Selfplay(args)) => selfplay::run(&args),
+        #[cfg(feature = "trainer")]
         Some(Command::Train(args)) => train::run(&args),
+        #[cfg(feature = "trainer")]
         Some(Command::Data(args)) => data::run(&args),
+        #[cfg(feature = "trainer")]
         Some(Command::Weights(args)) => weights::run(&args),
         Some(Command::Egdb(args)) => egdb::run(&args),
         Some(Command::Tactics(args)) => tactics::run(&args),

@@ -9,6 +9,7 @@ use clap::Args;
 use crate::search::resources::{
     EvalSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
 };
+#[cfg(feature = "trainer")]
 use crate::train::data::Recipe;
 
 /// Where the searches' weights and endgame tables come from.
@@ -52,6 +53,7 @@ impl ResourceArgs {
         .collect()
     }
 
+    #[cfg(feature = "trainer")]
     /// `recipe` with the evaluation and the endgame tables these flags
     /// give (`hand_eval`: the hand-written terms alone): a file by its name
     /// and checksum, so that the same file on another machine reads the
