@@ -13,6 +13,9 @@ use analyse_cli::{analyse, file};
 #[path = "common/browser.rs"]
 mod browser;
 
+#[path = "common/harness.rs"]
+mod harness;
+
 #[path = "common/python.rs"]
 mod python;
 
@@ -78,7 +81,6 @@ fn analyse_to(input: &Path, depth: &str, outputs: &[(&str, &Path)]) -> analyse_c
 /// Games of over 100 moves with variations, three to a file: pydraughts
 /// reads every one whole (a repeated `25...` after a variation made it drop
 /// `25.` inside `125.` and fail).
-#[test]
 fn long_annotated_games_read_whole_in_pydraughts() {
     let one = fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -102,7 +104,6 @@ fn long_annotated_games_read_whole_in_pydraughts() {
     }
 }
 
-#[test]
 fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     let input = file("annotate-in.pdn", GAMES);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
@@ -149,7 +150,6 @@ fn annotated_games_and_the_report_keep_every_good_game_and_name_the_bad() {
     }
 }
 
-#[test]
 fn the_report_renders_in_a_browser_without_console_errors() {
     let Some(browser) = browser::chromium_for("the report") else {
         return;
@@ -226,7 +226,6 @@ fn the_report_renders_in_a_browser_without_console_errors() {
     assert!(fs::metadata(&shot).map(|m| m.len()).unwrap_or(0) > 10_000);
 }
 
-#[test]
 fn a_stopped_run_keeps_its_finished_games_whole() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyse-stopped");
     let _ = fs::remove_dir_all(&dir);
@@ -275,7 +274,6 @@ fn a_stopped_run_keeps_its_finished_games_whole() {
     assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
 }
 
-#[test]
 fn no_output_is_written_over_the_input_or_another_output() {
     let game = "[White \"A\"]\n[Black \"B\"]\n{the player's own note}\n1. 32-28 (1. 33-28) *\n";
     let input = file("guarded-in.pdn", game);
@@ -330,7 +328,6 @@ fn no_output_is_written_over_the_input_or_another_output() {
     );
 }
 
-#[test]
 fn an_interrupt_stops_a_long_search_within_a_second() {
     for signal in ["-INT", "-TERM"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
@@ -367,4 +364,52 @@ fn an_interrupt_stops_a_long_search_within_a_second() {
             "{signal} acted on after {took:?}"
         );
     }
+}
+
+/// The tests that need Python with pydraughts: ignored, with the reason,
+/// where it cannot be had.
+const PYDRAUGHTS: Option<harness::Need> = Some(harness::Need {
+    name: "Python with pydraughts",
+    missing: python::missing,
+});
+
+/// The tests that open a page in a browser.
+const CHROMIUM: Option<harness::Need> = Some(harness::Need {
+    name: "Chromium",
+    missing: browser::missing,
+});
+
+fn main() {
+    harness::run(&[
+        (
+            "long_annotated_games_read_whole_in_pydraughts",
+            PYDRAUGHTS,
+            long_annotated_games_read_whole_in_pydraughts,
+        ),
+        (
+            "annotated_games_and_the_report_keep_every_good_game_and_name_the_bad",
+            None,
+            annotated_games_and_the_report_keep_every_good_game_and_name_the_bad,
+        ),
+        (
+            "the_report_renders_in_a_browser_without_console_errors",
+            CHROMIUM,
+            the_report_renders_in_a_browser_without_console_errors,
+        ),
+        (
+            "a_stopped_run_keeps_its_finished_games_whole",
+            None,
+            a_stopped_run_keeps_its_finished_games_whole,
+        ),
+        (
+            "no_output_is_written_over_the_input_or_another_output",
+            None,
+            no_output_is_written_over_the_input_or_another_output,
+        ),
+        (
+            "an_interrupt_stops_a_long_search_within_a_second",
+            None,
+            an_interrupt_stops_a_long_search_within_a_second,
+        ),
+    ]);
 }

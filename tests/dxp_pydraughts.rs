@@ -27,10 +27,12 @@ impl Drop for Guard {
     }
 }
 
+#[path = "common/harness.rs"]
+mod harness;
+
 #[path = "common/python.rs"]
 mod python;
 
-#[test]
 fn pydraughts_plays_a_game_against_tempo_dxp_listen() {
     let Some(python) = python::python_for("the DXP game against pydraughts' client") else {
         return;
@@ -123,4 +125,19 @@ fn pydraughts_plays_a_game_against_tempo_dxp_listen() {
         client_moves.len(),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The tests that need Python with pydraughts: ignored, with the reason,
+/// where it cannot be had.
+const PYDRAUGHTS: Option<harness::Need> = Some(harness::Need {
+    name: "Python with pydraughts",
+    missing: python::missing,
+});
+
+fn main() {
+    harness::run(&[(
+        "pydraughts_plays_a_game_against_tempo_dxp_listen",
+        PYDRAUGHTS,
+        pydraughts_plays_a_game_against_tempo_dxp_listen,
+    )]);
 }

@@ -24,10 +24,12 @@ use std::time::{Duration, Instant};
 /// The whole run of games may take this long (it takes about 60 s).
 const DEADLINE: Duration = Duration::from_secs(600);
 
+#[path = "common/harness.rs"]
+mod harness;
+
 #[path = "common/python.rs"]
 mod python;
 
-#[test]
 fn pydraughts_plays_complete_games_with_tempo() {
     let Some(python) = python::python_for("the games against pydraughts' Hub client") else {
         return;
@@ -68,4 +70,19 @@ fn pydraughts_plays_complete_games_with_tempo() {
         stdout.contains("no illegal move, no protocol error"),
         "{stdout}"
     );
+}
+
+/// The tests that need Python with pydraughts: ignored, with the reason,
+/// where it cannot be had.
+const PYDRAUGHTS: Option<harness::Need> = Some(harness::Need {
+    name: "Python with pydraughts",
+    missing: python::missing,
+});
+
+fn main() {
+    harness::run(&[(
+        "pydraughts_plays_complete_games_with_tempo",
+        PYDRAUGHTS,
+        pydraughts_plays_complete_games_with_tempo,
+    )]);
 }

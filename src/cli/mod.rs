@@ -108,7 +108,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Search fixed positions to a fixed depth; prints the node count.
     Bench(bench::BenchArgs),
-    /// Play a match between two Hub engines, refereed by the rules.
+    /// Play a match between two engines (Hub, Scan's first Hub or DXP),
+    /// refereed by the rules.
     Match(matches::MatchArgs),
     /// Replay a move list and print the result under the draw rules.
     Game(game::GameArgs),

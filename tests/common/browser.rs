@@ -31,6 +31,13 @@ pub fn chromium() -> Option<PathBuf> {
         })
 }
 
+/// Why no Chromium can be had here, if none can (for `harness::Need`).
+pub fn missing() -> Option<String> {
+    chromium()
+        .is_none()
+        .then(|| "apt-get install chromium, or set TEMPO_CHROMIUM to one".to_string())
+}
+
 /// The Chromium a browser test uses; `None`, said on standard error, on a
 /// machine without one, which fails under CI (`.ci/run` installs it), so
 /// that a test never passes there without having opened `what`.

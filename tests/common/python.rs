@@ -65,6 +65,12 @@ pub fn python_for(what: &str) -> Option<PathBuf> {
     }
 }
 
+/// Why no Python with pydraughts can be had here, if none can (for
+/// `harness::Need`).
+pub fn missing() -> Option<String> {
+    find().err()
+}
+
 fn find() -> Result<PathBuf, String> {
     if let Some(python) = std::env::var_os("TEMPO_PYTHON") {
         let python = PathBuf::from(python);
