@@ -43,6 +43,15 @@ fn pdn_path(name: &str) -> PathBuf {
     path
 }
 
+/// The address in a server's first line, `listening on ADDR`.
+fn listening_address(first: &str) -> String {
+    first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line '{first}'"))
+        .to_string()
+}
+
 /// The value of a PDN tag.
 fn tag<'a>(pdn: &'a str, name: &str) -> &'a str {
     let prefix = format!("[{name} \"");
@@ -84,11 +93,7 @@ fn two_processes_play_a_game_over_loopback_and_their_logs_agree() {
         .expect("the server's first line");
     // Keep reading so the server never writes into a closed pipe.
     let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
-    let addr = first
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line '{first}'"))
-        .to_string();
+    let addr = listening_address(&first);
     let mut client = Guard(
         Command::new(TEMPO)
             .args(["dxp", "--connect", &addr, "--initiator", "--time", "1"])
@@ -165,11 +170,7 @@ fn a_signal_mid_game_writes_the_game_as_interrupted() {
     );
     let mut lines = BufReader::new(server.0.stdout.take().expect("stdout")).lines();
     let first = lines.next().and_then(Result::ok).expect("a first line");
-    let addr = first
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line '{first}'"))
-        .to_string();
+    let addr = listening_address(&first);
     let mut client = Guard(
         Command::new(TEMPO)
             .args(["dxp", "--connect", &addr, "--initiator", "--time", "30"])

@@ -162,24 +162,28 @@ pub fn run(args: &DxpArgs) -> Result<ExitCode, String> {
         None => "interrupted".to_string(),
     });
     let interrupt = signals::channel();
-    if let Some(addr) = &args.connect {
-        let mut link = TcpLink::connect(addr, CONNECT_TIMEOUT).map_err(|e| e.to_string())?;
-        say(&format!("connected to {}", link.peer()));
-        if !args.initiator {
-            say("waiting for its game request (give --initiator to propose the games)");
-        }
+    // One connection played to its end; a signal ends its game as
+    // interrupted, written, before the process ends.
+    let mut play = |link: &mut TcpLink| {
         signals::whole(|| {
             run_session(
                 &config,
                 &mut engine,
-                &mut link,
+                link,
                 &mut stdout.lock(),
                 &mut on_game,
                 &interrupt,
             )
             .inspect(|end| say(&format!("connection over: {end}")))
         })
-        .map_err(|e| e.to_string())?;
+    };
+    if let Some(addr) = &args.connect {
+        let mut link = TcpLink::connect(addr, CONNECT_TIMEOUT).map_err(|e| e.to_string())?;
+        say(&format!("connected to {}", link.peer()));
+        if !args.initiator {
+            say("waiting for its game request (give --initiator to propose the games)");
+        }
+        play(&mut link).map_err(|e| e.to_string())?;
     } else {
         let addr = args.listen.as_deref().unwrap_or(DEFAULT_ADDR);
         let listener = DxpListener::bind(addr).map_err(|e| e.to_string())?;
@@ -190,19 +194,9 @@ pub fn run(args: &DxpArgs) -> Result<ExitCode, String> {
             let mut link = listener.accept().map_err(|e| e.to_string())?;
             served += 1;
             say(&format!("connection from {}", link.peer()));
-            signals::whole(|| {
-                match run_session(
-                    &config,
-                    &mut engine,
-                    &mut link,
-                    &mut stdout.lock(),
-                    &mut on_game,
-                    &interrupt,
-                ) {
-                    Ok(end) => say(&format!("connection over: {end}")),
-                    Err(e) => say(&format!("connection lost: {e}")),
-                }
-            });
+            if let Err(e) = play(&mut link) {
+                say(&format!("connection lost: {e}"));
+            }
         }
     }
     if let Some(e) = write_error {
