@@ -162,13 +162,11 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode, String> {
     // ends the epoch under way, and the best finished epoch is written.
     signals::install(|| {});
     signals::farewell("interrupted before the fit began: nothing written");
-    signals::whole(|| {
-        let trained = train(args);
-        if trained.is_ok() {
-            replacing.say();
-        }
-        trained
-    })
+    let trained = train(args);
+    if trained.is_ok() {
+        replacing.say();
+    }
+    trained
 }
 
 /// What is said when a signal stopped a fit that is `fitted` (its best
@@ -272,22 +270,28 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
     let terminal = std::io::stderr().is_terminal();
     let mut on_epoch = |r: EpochReport| report_epoch(terminal, r);
     let mut on_batch = |epoch: u32, done: f64| report_batch(terminal, epoch, done);
-    let fitted = fit(
-        layout,
-        &train,
-        &valid,
-        &start,
-        &config,
-        &mut on_epoch,
-        &mut on_batch,
-    );
-    if signals::raised() {
-        say_interrupted_fit(fitted.best.1, &args.out);
-        if fitted.best.1 == 0 {
-            return Ok(ExitCode::from(signals::INTERRUPTED_EXIT));
+    // A signal during the fit ends the epoch under way; the best finished
+    // one is written before the process ends.
+    let fitted = signals::whole(|| {
+        let fitted = fit(
+            layout,
+            &train,
+            &valid,
+            &start,
+            &config,
+            &mut on_epoch,
+            &mut on_batch,
+        );
+        if signals::raised() {
+            say_interrupted_fit(fitted.best.1, &args.out);
+            if fitted.best.1 == 0 {
+                return Ok(fitted);
+            }
         }
-    }
-    write_file(kind, &fitted.patterns, &args.out).map_err(|e| e.to_string())?;
+        write_file(kind, &fitted.patterns, &args.out)
+            .map(|()| fitted)
+            .map_err(|e| e.to_string())
+    })?;
     outln!(
         "K {:.1}; validation loss {:.6} at the start, {:.6} at epoch {}; wrote {} (the \
          evaluation reads {:.1} MB of tables)",
@@ -414,21 +418,27 @@ fn run_network<R: Rules>(args: &TrainArgs) -> Result<ExitCode, String> {
         start,
     };
     let terminal = std::io::stderr().is_terminal();
-    let fitted = fit_network::<R>(
-        &patterns,
-        &train,
-        &valid,
-        &config,
-        &mut |r| report_epoch(terminal, r),
-        &mut |epoch, done| report_batch(terminal, epoch, done),
-    );
-    if signals::raised() {
-        say_interrupted_fit(fitted.best.1, &args.out);
-        if fitted.best.1 == 0 {
-            return Ok(ExitCode::from(signals::INTERRUPTED_EXIT));
+    // As for the patterns: a signal ends the epoch under way and the best
+    // finished one is written.
+    let fitted = signals::whole(|| {
+        let fitted = fit_network::<R>(
+            &patterns,
+            &train,
+            &valid,
+            &config,
+            &mut |r| report_epoch(terminal, r),
+            &mut |epoch, done| report_batch(terminal, epoch, done),
+        );
+        if signals::raised() {
+            say_interrupted_fit(fitted.best.1, &args.out);
+            if fitted.best.1 == 0 {
+                return Ok(fitted);
+            }
         }
-    }
-    write_network(&fitted.network, &args.out).map_err(|e| e.to_string())?;
+        write_network(&fitted.network, &args.out)
+            .map(|()| fitted)
+            .map_err(|e| e.to_string())
+    })?;
     let start = if args.init.is_some() {
         "with the --init network"
     } else {
