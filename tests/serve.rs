@@ -1,10 +1,10 @@
 //! `tempo serve`: its endpoints and refusals over HTTP (a game saved with
-//! its variations among them), and the page in a headless Chromium: moves
-//! played by clicking squares (a capture among them, and one entered
-//! landing by landing), the engine's answer, a move taken back, a FEN
-//! loaded, analysis started and stopped, its lines clicked onto the board
-//! and its best move drawn, a variation kept and saved, the review's graph
-//! clicked; and the page's refusals and state kept right: a bad FEN or
+//! its variations and read back with them among them), and the page in a
+//! headless Chromium: moves played by clicking squares (a capture among
+//! them, and one entered landing by landing), the engine's answer, a move
+//! taken back, a FEN loaded, analysis started and stopped, its lines
+//! clicked onto the board and its best move drawn, a variation kept, saved
+//! and loaded back, the review's graph clicked; and the page's refusals and state kept right: a bad FEN or
 //! seconds value refused in sight, a PDN's errors kept in sight, the moves
 //! numbered and followed, old analysis cleared, the engine's side kept,
 //! the bar flipped with the board, the players named, Russian moves in
@@ -866,6 +866,48 @@ fn a_game_is_saved_with_its_variations() {
         read["games"][0]["moves"],
         serde_json::json!(["32-28", "19-23", "28x19x23"])
     );
+    // And the variations come back as the page keeps them.
+    let mv = |hub: &str, text: &str| serde_json::json!({ "hub": hub, "text": text });
+    let with = |mut m: Value, lines: Value| {
+        m["variations"] = lines;
+        m
+    };
+    assert_eq!(
+        read["games"][0]["tree"],
+        serde_json::json!([
+            with(
+                mv("32-28", "32-28"),
+                serde_json::json!([[mv("33-29", "33-29")]])
+            ),
+            with(
+                mv("19-23", "19-23"),
+                serde_json::json!([[
+                    with(
+                        mv("17-22", "17-22"),
+                        serde_json::json!([[mv("18-22", "18-22")]])
+                    ),
+                    mv("28x17x22", "28x17"),
+                ]])
+            ),
+            mv("28x19x23", "28x19"),
+        ])
+    );
+    assert_eq!(read["games"][0]["warnings"], serde_json::json!([]));
+    // A variation with an illegal move is left out, with its line.
+    let pdn = "1. 32-28 (1. 33-29)\n19-23 (1... 32-26) *";
+    let (status, body) = request(a, "POST", "/api/pdn", pdn.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let read: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        read["games"][0]["moves"],
+        serde_json::json!(["32-28", "19-23"])
+    );
+    assert_eq!(read["games"][0]["tree"][1], mv("19-23", "19-23"), "{body}");
+    let warning = read["games"][0]["warnings"][0].as_str().unwrap();
+    assert!(
+        warning.starts_with("line 2: a variation is left out: move '32-26'"),
+        "{warning}"
+    );
     // A tree that does not hold together is refused, and why.
     for (tree, why) in [
         ("(+32-28+)", "must follow"),
@@ -935,6 +977,26 @@ fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
         "{pdn}"
     );
     let _ = std::fs::remove_dir_all(&folder);
+    // A new game, then the PDN saved loaded back: the variation is there.
+    page.click("#new");
+    page.wait_for(&format!("{MOVES} === 0"), Duration::from_secs(10));
+    load_pdn(&mut page, &pdn, 4);
+    assert_eq!(
+        page.eval(main),
+        serde_json::json!(["1.32-28", "19-23", "2.28x19"])
+    );
+    assert_eq!(
+        page.eval("Array.from(document.querySelectorAll('#moves li.var'), (li) => li.textContent)"),
+        serde_json::json!(["(1...17-22)"])
+    );
+    // And it is a line of the game: clicked, its position is on the board.
+    page.click("#moves li.var");
+    page.wait_for(
+        "document.querySelector('#moves li.current')?.textContent === '(1...17-22)' \
+         && document.querySelector('[data-square=\"22\"] .piece.black') !== null \
+         && document.querySelector('[data-square=\"17\"] .piece') === null",
+        Duration::from_secs(10),
+    );
 }
 
 #[test]
