@@ -13,48 +13,17 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 #[path = "common/browser.rs"]
 mod browser;
+#[path = "common/serve_process.rs"]
+mod serve_process;
 
-/// A `tempo serve` running on a free port, stopped when dropped.
-struct Served {
-    child: Child,
-    address: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(extra: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .args(["serve", "--port", "0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start tempo serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    Served { child, address }
-}
+use serve_process::Served;
 
 /// A request without keep-alive: the status and the body.
 fn request(address: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
@@ -149,7 +118,7 @@ impl Events {
 
 #[test]
 fn the_state_of_a_game_under_the_rules() {
-    let server = serve(&[]);
+    let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
     let start = get_json(a, "/api/state");
     assert_eq!(start["side"], "white");
@@ -192,7 +161,7 @@ fn the_state_of_a_game_under_the_rules() {
 
 #[test]
 fn bad_requests_are_refused_with_a_reason() {
-    let server = serve(&[]);
+    let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
     assert!(refused(a, "/api/state?variant=chess", 400).contains("brazilian"));
     assert!(refused(a, "/api/state?fen=W:W99:B1", 400).contains("99"));
@@ -223,7 +192,7 @@ fn bad_requests_are_refused_with_a_reason() {
 
 #[test]
 fn pdn_out_and_back_and_the_engine_move() {
-    let server = serve(&[]);
+    let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
     let (status, pdn) = get(a, "/api/pdn?moves=32-28+19-23+28x19&white=Ann");
     assert_eq!(status, 200);
@@ -254,7 +223,7 @@ fn pdn_out_and_back_and_the_engine_move() {
 
 #[test]
 fn analysis_streams_until_the_reader_goes_and_frees_its_place() {
-    let server = serve(&["--max-searches", "1"]);
+    let server = Served::start(&["--max-searches", "1"], Stdio::inherit());
     let a = &server.address;
     let mut events = Events::open(a, "/api/analyse?moves=32-28&lines=2");
     let mut depths = Vec::new();
@@ -312,7 +281,7 @@ const MOVES: &str = "document.querySelectorAll('#moves li').length";
 /// (`what` says what was not opened).
 fn open_board(what: &str) -> Option<(Served, browser::Browser)> {
     let chromium = browser::chromium_for(what)?;
-    let server = serve(&[]);
+    let server = Served::start(&[], Stdio::inherit());
     let mut page = browser::Browser::start(&chromium, 1000, 900);
     page.open(
         &format!("http://{}/", server.address),
@@ -355,6 +324,26 @@ fn load_pdn(page: &mut browser::Browser, pdn: &str, count: usize) {
     ));
     page.click("#load-pdn");
     page.wait_for(&format!("{MOVES} === {count}"), Duration::from_secs(10));
+}
+
+/// Waits for the board to hold `pieces` pieces.
+fn wait_for_pieces(page: &mut browser::Browser, pieces: usize) {
+    page.wait_for(
+        &format!("document.querySelectorAll('#board .piece').length === {pieces}"),
+        Duration::from_secs(10),
+    );
+}
+
+/// Types `fen` into the page's FEN box, loads it, and waits for the
+/// board to hold its `pieces` pieces and no moves.
+fn load_fen(page: &mut browser::Browser, fen: &str, pieces: usize) {
+    let text = serde_json::to_string(fen).unwrap();
+    page.eval(&format!("document.getElementById('fen').value = {text}"));
+    page.click("#load-fen");
+    page.wait_for(
+        &format!("document.querySelectorAll('#board .piece').length === {pieces} && {MOVES} === 0"),
+        Duration::from_secs(10),
+    );
 }
 
 /// Whether the page shows `text` to a reader (rendered, not hidden).
@@ -422,15 +411,14 @@ fn the_page_plays_and_analyses_in_a_browser() {
     );
     // A position from a FEN: twelve men and a king each side.
     set(&mut page, "engine-side", "none");
-    page.eval(
-        "document.getElementById('fen').value = \
-         'W:W27,28,31,32,33,34,37,38,39,42,43,44,K46:B3,7,8,9,12,13,14,16,17,18,19,23,K5'",
+    load_fen(
+        &mut page,
+        "W:W27,28,31,32,33,34,37,38,39,42,43,44,K46:B3,7,8,9,12,13,14,16,17,18,19,23,K5",
+        26,
     );
-    page.click("#load-fen");
-    page.wait_for(
-        "document.querySelectorAll('#board .piece').length === 26 \
-         && document.querySelectorAll('#board .piece.king').length === 2",
-        Duration::from_secs(10),
+    assert_eq!(
+        page.eval("document.querySelectorAll('#board .piece.king').length"),
+        serde_json::json!(2)
     );
     // The board editor: a white king put on an empty square.
     page.click("#edit");
@@ -705,10 +693,7 @@ fn russian_moves_are_written_in_algebraic_notation() {
         return;
     };
     set(&mut page, "variant", "russian");
-    page.wait_for(
-        "document.querySelectorAll('#board .piece').length === 24",
-        Duration::from_secs(10),
-    );
+    wait_for_pieces(&mut page, 24);
     let state = get_json(&server.address, "/api/state?variant=russian");
     let first = &state["legal"][0];
     let (from, to) = (
@@ -732,12 +717,7 @@ fn the_result_is_shown_large() {
     let Some((_server, mut page)) = open_board("a game over") else {
         return;
     };
-    page.eval("document.getElementById('fen').value = 'B:W28:B'");
-    page.click("#load-fen");
-    page.wait_for(
-        "document.querySelectorAll('#board .piece').length === 1",
-        Duration::from_secs(10),
-    );
+    load_fen(&mut page, "B:W28:B", 1);
     page.wait_for(
         "!document.getElementById('result').hidden",
         Duration::from_secs(5),
@@ -813,12 +793,7 @@ fn a_capture_is_entered_square_by_square() {
         return;
     };
     // 33 takes 28 landing on 22, then 17 (to 11) or 18 (to 13).
-    page.eval("document.getElementById('fen').value = 'W:W33,45:B17,18,28,5'");
-    page.click("#load-fen");
-    page.wait_for(
-        "document.querySelectorAll('#board .piece').length === 6",
-        Duration::from_secs(10),
-    );
+    load_fen(&mut page, "W:W33,45:B17,18,28,5", 6);
     page.click("[data-square='33']");
     page.click("[data-square='22']");
     let marks = "(() => { const has = (c) => Array.from(document.querySelectorAll(`#board .${c}`), \
@@ -846,7 +821,7 @@ fn a_capture_is_entered_square_by_square() {
 
 #[test]
 fn a_game_is_saved_with_its_variations() {
-    let server = serve(&[]);
+    let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
     let tree = "32-28+(+33-29+)+19-23+(+17-22+(+18-22+)+28x17+)+28x19x23";
     let (status, pdn) = get(a, &format!("/api/pdn?tree={tree}&white=Ann"));
@@ -992,11 +967,20 @@ fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
     // And it is a line of the game: clicked, its position is on the board.
     page.click("#moves li.var");
     page.wait_for(
-        "document.querySelector('#moves li.current')?.textContent === '(1...17-22)' \
-         && document.querySelector('[data-square=\"22\"] .piece.black') !== null \
-         && document.querySelector('[data-square=\"17\"] .piece') === null",
+        "document.querySelector('#moves li.current')?.textContent === '(1...17-22)'",
         Duration::from_secs(10),
     );
+    let black = page.eval(
+        "Array.from(document.querySelectorAll('#board .piece.black'), \
+         (p) => Number(p.parentElement.dataset.square))",
+    );
+    let black: Vec<u64> = black
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(black.contains(&22) && !black.contains(&17), "{black:?}");
 }
 
 #[test]
@@ -1010,17 +994,8 @@ fn two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing() {
     let position = |page: &mut browser::Browser| {
         // The new game's start on the board first, or it would overwrite
         // the FEN typed.
-        page.wait_for(
-            "document.querySelectorAll('#board .piece').length === 24",
-            Duration::from_secs(10),
-        );
-        page.eval("document.getElementById('fen').value = 'B:W9,10,17,18,32:B6,1'");
-        page.click("#load-fen");
-        page.wait_for(
-            "document.querySelectorAll('#board .piece').length === 7 \
-             && document.querySelectorAll('#moves li').length === 0",
-            Duration::from_secs(10),
-        );
+        wait_for_pieces(page, 24);
+        load_fen(page, "B:W9,10,17,18,32:B6,1", 7);
     };
     let white = "Array.from(document.querySelectorAll('#board .piece.white'), \
         (p) => Number(p.parentElement.dataset.square)).sort((a, b) => a - b)";
