@@ -5,49 +5,19 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A position out of the opening book, where a search takes its time.
 const MIDDLE_GAME: &str =
     "fen=W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45:B6,7,8,9,10,11,12,13,14,15,16,17,18,19,20";
 
-/// A `tempo serve` running on a free port, stopped when dropped.
-struct Served {
-    child: Child,
-    address: String,
-}
+#[path = "common/serve_process.rs"]
+mod serve_process;
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use serve_process::Served;
 
 impl Served {
-    fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
-            .args(["serve", "--port", "0"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tempo serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Served { child, address }
-    }
-
     /// Whether the server process still runs.
     fn alive(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
@@ -131,7 +101,7 @@ fn wait_for_event(stream: TcpStream, name: &str) -> Option<String> {
 
 #[test]
 fn a_huge_content_length_with_no_body_leaves_the_server_serving() {
-    let mut server = Served::start(&[]);
+    let mut server = Served::start(&[], Stdio::null());
     let a = server.address.clone();
     for (path, method, expected) in [("/api/pdn", "POST", 413), ("/api/variants", "GET", 200)] {
         let mut stream = TcpStream::connect(&a).unwrap();
@@ -160,7 +130,7 @@ fn a_huge_content_length_with_no_body_leaves_the_server_serving() {
 
 #[test]
 fn four_abandoned_searches_do_not_lock_out_a_fifth() {
-    let server = Served::start(&["--max-searches", "4"]);
+    let server = Served::start(&["--max-searches", "4"], Stdio::null());
     let abandoned: Vec<TcpStream> = (0..4)
         .map(|i| {
             server.open(&format!(
@@ -189,7 +159,7 @@ fn four_abandoned_searches_do_not_lock_out_a_fifth() {
 
 #[test]
 fn a_client_s_searches_are_limited_replaced_and_cancelled() {
-    let server = Served::start(&["--max-searches", "8"]);
+    let server = Served::start(&["--max-searches", "8"], Stdio::null());
     // A client that names no page: three searches at once, then 429.
     let three: Vec<TcpStream> = (0..3)
         .map(|_| server.open(&format!("/api/analyse?{MIDDLE_GAME}")))
@@ -218,7 +188,7 @@ fn a_client_s_searches_are_limited_replaced_and_cancelled() {
 
 #[test]
 fn another_host_or_origin_is_refused() {
-    let server = Served::start(&["--allow-host", "board.lan"]);
+    let server = Served::start(&["--allow-host", "board.lan"], Stdio::null());
     let a = &server.address;
     let port = a.rsplit(':').next().unwrap();
     let ask = |headers: &str| {
@@ -260,7 +230,7 @@ fn another_host_or_origin_is_refused() {
 
 #[test]
 fn a_64_kb_header_is_refused() {
-    let server = Served::start(&[]);
+    let server = Served::start(&[], Stdio::null());
     let (status, _, _) = server.raw(&format!(
         "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nX-Padding: {}\r\n",
         server.address,
@@ -272,7 +242,7 @@ fn a_64_kb_header_is_refused() {
 
 #[test]
 fn idle_connections_neither_starve_a_new_client_nor_multiply_threads() {
-    let server = Served::start(&[]);
+    let server = Served::start(&[], Stdio::null());
     let idle: Vec<TcpStream> = (0..2000)
         .map(|_| TcpStream::connect(&server.address).unwrap())
         .collect();
@@ -292,7 +262,7 @@ fn idle_connections_neither_starve_a_new_client_nor_multiply_threads() {
 
 #[test]
 fn sigterm_stops_every_search_and_the_server() {
-    let mut server = Served::start(&[]);
+    let mut server = Served::start(&[], Stdio::null());
     let analysis = server.open(&format!("/api/analyse?{MIDDLE_GAME}&client=page"));
     std::thread::sleep(Duration::from_millis(500));
     let killed = Command::new("kill")

@@ -84,6 +84,12 @@ pub fn read_positions(kind: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputErr
 /// neither; its
 /// start is its `FEN` tag, or the initial position.
 pub fn read_pdn(default: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>) {
+    let (games, errors) = read_pdn_games(default, text);
+    (games.into_iter().map(|(unit, _)| unit).collect(), errors)
+}
+
+/// As [`read_pdn`], each unit with the game as read (its variations, say).
+pub fn read_pdn_games(default: VariantKind, text: &str) -> (Vec<(Unit, PdnGame)>, Vec<InputError>) {
     let mut units = Vec::new();
     let mut errors = Vec::new();
     for (i, game) in read_games(text).into_iter().enumerate() {
@@ -91,7 +97,7 @@ pub fn read_pdn(default: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>
         let built = match game {
             Ok(game) => build_game(&game, index, default).map(|unit| {
                 let warning = game.result.is_none().then(|| truncated(&game, index));
-                (unit, warning)
+                (unit, game, warning)
             }),
             Err(e) => Err(InputError {
                 line: e.line,
@@ -101,8 +107,8 @@ pub fn read_pdn(default: VariantKind, text: &str) -> (Vec<Unit>, Vec<InputError>
             }),
         };
         match built {
-            Ok((unit, warning)) => {
-                units.push(unit);
+            Ok((unit, game, warning)) => {
+                units.push((unit, game));
                 errors.extend(warning);
             }
             Err(e) => errors.push(e),

@@ -1,26 +1,36 @@
 //! Reading PDN (Portable Draughts Notation) files: the games of a text, each
-//! as its tags, its main-line move texts and its result.
+//! as its tags, its main-line move texts, its variations and its result.
 //!
 //! The reader works on text alone and knows no rules: it does not check that
 //! a move is legal, only that it looks like a move (squares, as numbers or
 //! coordinates, joined by `-`, `x` or `:`). Replaying the moves is the
 //! caller's work, with `rules::notation::parse_move`.
 //!
-//! Tolerated and dropped: `{comments}` (over several lines), `;` comments to
-//! the end of the line, `%` escape lines, nested `(variations)`, NAGs (`$3`)
-//! and move marks (`!`, `?`, `!?`...), move numbers (`12.`, `12...`, also
-//! glued to the move as in `12.32-28`), and a byte-order mark.
+//! Variations, `( ... )` after the move they replace and nested up to
+//! [`MAX_NESTING`] deep, are read beside the main line and never change
+//! it: a reader of the main line reads the same moves with or without
+//! them. A variation that cannot be read (a word in it that is no move, no
+//! move before it to replace, too deep) is left out with its fault and
+//! line in `variation_errors`; the game still reads.
+//!
+//! Tolerated and dropped: `{comments}` (over several lines, inside
+//! variations too), `;` comments to the end of the line, `%` escape lines,
+//! NAGs (`$3`) and move marks (`!`, `?`, `!?`...), move numbers (`12.`,
+//! `12...`, also glued to the move as in `12.32-28`), a result inside a
+//! variation, and a byte-order mark.
 //!
 //! Games are separated by a result (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`,
 //! `1-1`, `0-0`, `*`) outside any variation, or by a tag that follows
-//! movetext. A game that cannot be read (a bad tag, a word that is no move,
-//! an unbalanced parenthesis, an unclosed comment) becomes one `PdnError`
-//! carrying the 1-based line of the first fault; reading goes on with the
-//! next game.
+//! movetext. A game that cannot be read (a bad tag, a word of the main line
+//! that is no move, an unbalanced parenthesis, an unclosed comment) becomes
+//! one `PdnError` carrying the 1-based line of the first fault; reading goes
+//! on with the next game.
 //!
-//! Invariants of a `PdnGame`: `moves` and `move_lines` have the same length;
-//! every move text is non-empty and free of move numbers and marks; `line`
-//! is the line of the game's first tag or word.
+//! Invariants of a `PdnGame` (and of each `PdnVariation`): `moves` and
+//! `move_lines` have the same length; every move text is non-empty and free
+//! of move numbers and marks; every variation replaces a move of its line,
+//! holds a move, and they come in the order of the moves they replace;
+//! `line` is the line of the game's first tag or word.
 
 use std::fmt;
 
@@ -60,6 +70,10 @@ pub fn needs_variant_tag(kind: VariantKind) -> bool {
     )
 }
 
+/// The deepest a variation may stand inside variations; a deeper one is
+/// left out.
+pub const MAX_NESTING: usize = 32;
+
 /// One game of a PDN text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
@@ -70,6 +84,11 @@ pub struct PdnGame {
     pub moves: Vec<String>,
     /// The 1-based line of each move of `moves`.
     pub move_lines: Vec<usize>,
+    /// The variations of the main line, in the order of the moves they
+    /// replace.
+    pub variations: Vec<PdnVariation>,
+    /// The variations left out, each with the line of its fault and why.
+    pub variation_errors: Vec<PdnError>,
     /// The game termination marker as written, if the game has one.
     pub result: Option<String>,
     /// The 1-based line where the game starts.
@@ -104,6 +123,23 @@ impl PdnGame {
     pub fn fen(&self) -> Option<&str> {
         self.tag("FEN").map(str::trim).filter(|fen| !fen.is_empty())
     }
+}
+
+/// A variation: moves played instead of one move of the line it stands in
+/// (the main line, or a variation around it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnVariation {
+    /// The index, among the moves of the line it stands in, of the move it
+    /// replaces: it starts from the position before that move.
+    pub replaces: usize,
+    /// The 1-based line of its `(`.
+    pub line: usize,
+    /// Its moves as written, as [`PdnGame::moves`].
+    pub moves: Vec<String>,
+    /// The 1-based line of each move of `moves`.
+    pub move_lines: Vec<usize>,
+    /// The variations inside it, in the order of the moves they replace.
+    pub variations: Vec<PdnVariation>,
 }
 
 /// Why a game could not be read.
@@ -385,13 +421,23 @@ fn classify(word: &str) -> WordKind<'_> {
     }
 }
 
+/// A variation being read.
+struct Open {
+    variation: PdnVariation,
+    /// Whether it is left out (its fault is told already, or it stands in
+    /// one left out): its words are passed over.
+    dropped: bool,
+}
+
 /// A game being read.
 #[derive(Default)]
 struct Builder {
     game: Option<PdnGame>,
     has_movetext: bool,
-    /// Lines of the `(` not yet closed.
-    opens: Vec<usize>,
+    /// The variations open, the outermost first, [`MAX_NESTING`] at most.
+    open: Vec<Open>,
+    /// The variations open inside the deepest of `open`, left out.
+    deeper: usize,
     error: Option<PdnError>,
 }
 
@@ -401,6 +447,8 @@ impl Builder {
             tags: Vec::new(),
             moves: Vec::new(),
             move_lines: Vec::new(),
+            variations: Vec::new(),
+            variation_errors: Vec::new(),
             result: None,
             line,
         })
@@ -413,9 +461,92 @@ impl Builder {
         }
     }
 
+    /// Tells why a variation is left out.
+    fn leave_out(&mut self, line: usize, why: &str) {
+        self.game(line).variation_errors.push(PdnError {
+            line,
+            message: format!("a variation is left out: {why}"),
+        });
+    }
+
+    /// A `(`: a variation of the last move of the line it stands in.
+    fn open(&mut self, line: usize) {
+        self.game(line);
+        self.has_movetext = true;
+        if self.deeper > 0 || self.open.len() >= MAX_NESTING {
+            if self.deeper == 0 && !self.open.last().is_some_and(|o| o.dropped) {
+                self.leave_out(line, &format!("variations nest {MAX_NESTING} deep at most"));
+            }
+            self.deeper += 1;
+            return;
+        }
+        let (before, outer_dropped) = match self.open.last() {
+            Some(outer) => (outer.variation.moves.len(), outer.dropped),
+            None => (self.game(line).moves.len(), false),
+        };
+        if before == 0 && !outer_dropped {
+            self.leave_out(line, "'(' must follow the move it replaces");
+        }
+        self.open.push(Open {
+            variation: PdnVariation {
+                replaces: before.saturating_sub(1),
+                line,
+                moves: Vec::new(),
+                move_lines: Vec::new(),
+                variations: Vec::new(),
+            },
+            dropped: outer_dropped || before == 0,
+        });
+    }
+
+    /// A `)`: the variation is done, and kept unless left out.
+    fn close(&mut self, line: usize) {
+        if self.deeper > 0 {
+            self.deeper -= 1;
+            return;
+        }
+        let Some(done) = self.open.pop() else {
+            return self.fail(line, "')' closes no variation".into());
+        };
+        if done.dropped {
+            return;
+        }
+        if done.variation.moves.is_empty() {
+            return self.leave_out(done.variation.line, "it holds no move");
+        }
+        match self.open.last_mut() {
+            Some(outer) => outer.variation.variations.push(done.variation),
+            None => self.game(line).variations.push(done.variation),
+        }
+    }
+
+    /// A word inside a variation.
+    fn variation_word(&mut self, line: usize, word: &str) {
+        if self.deeper > 0 {
+            return;
+        }
+        let Some(open) = self.open.last_mut() else {
+            return;
+        };
+        if open.dropped {
+            return;
+        }
+        match classify(word) {
+            WordKind::Result | WordKind::Nothing => {}
+            WordKind::Move(mv) => {
+                open.variation.moves.push(mv.to_string());
+                open.variation.move_lines.push(line);
+            }
+            WordKind::Unknown => {
+                open.dropped = true;
+                self.leave_out(line, &format!("'{word}' is not a move"));
+            }
+        }
+    }
+
     /// The finished game, if one was begun; the builder is empty after.
     fn finish(&mut self) -> Option<Result<PdnGame, PdnError>> {
-        if let Some(&line) = self.opens.first() {
+        if let Some(line) = self.open.first().map(|o| o.variation.line) {
             self.fail(line, "'(' is never closed".into());
         }
         let builder = std::mem::take(self);
@@ -441,20 +572,13 @@ pub fn read_games(text: &str) -> Vec<Result<PdnGame, PdnError>> {
                 current.game(line).tags.push((name, value));
             }
             Token::Bad(message) => current.fail(line, message),
-            Token::Open => {
-                current.game(line);
-                current.has_movetext = true;
-                current.opens.push(line);
-            }
-            Token::Close => {
-                if current.opens.pop().is_none() {
-                    current.fail(line, "')' closes no variation".into());
-                }
-            }
+            Token::Open => current.open(line),
+            Token::Close => current.close(line),
             Token::Word(word) => {
                 current.game(line);
                 current.has_movetext = true;
-                if !current.opens.is_empty() {
+                if !current.open.is_empty() {
+                    current.variation_word(line, &word);
                     continue;
                 }
                 match classify(&word) {
@@ -520,6 +644,107 @@ mod tests {
         );
         assert_eq!(g.move_lines, [3, 4, 5, 5, 5, 5]);
         assert_eq!(g.result.as_deref(), Some("*"));
+    }
+
+    /// A variation's moves and, in brackets, those inside it.
+    fn shape(variations: &[PdnVariation]) -> Vec<String> {
+        variations
+            .iter()
+            .map(|v| {
+                let inner = shape(&v.variations);
+                let inner = if inner.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", inner.join(" | "))
+                };
+                format!("{}@{}: {}{inner}", v.replaces, v.line, v.moves.join(" "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nested_variations_are_read_beside_the_main_line() {
+        let text = "1. 32-28 (1. 33-29 19-23 (1... 18-23 2. 38-33) 2. 39-33)\n\
+            1... 19-23 (1... 17-22 (1... 18-22) 2. 28x17) 2. 28x19 14x23 (2... 13x24) *\n";
+        let g = &ok(text)[0];
+        assert_eq!(g.moves, ["32-28", "19-23", "28x19", "14x23"]);
+        assert_eq!(g.move_lines, [1, 2, 2, 2]);
+        assert_eq!(
+            shape(&g.variations),
+            [
+                "0@1: 33-29 19-23 39-33 [1@1: 18-23 38-33]",
+                "1@2: 17-22 28x17 [0@2: 18-22]",
+                "3@2: 13x24",
+            ]
+        );
+        assert_eq!(g.variations[1].variations[0].move_lines, [2]);
+        assert!(g.variation_errors.is_empty());
+        // The main line is the same as without the variations.
+        let plain = &ok("1. 32-28 19-23 2. 28x19 14x23 *")[0];
+        assert_eq!((&plain.moves, &plain.result), (&g.moves, &g.result));
+        assert!(plain.variations.is_empty());
+    }
+
+    #[test]
+    fn comments_inside_variations_are_dropped() {
+        let text = "1. 32-28 (1. 33-29 {a comment (with brackets)} 19-23! $1 ; a note )\n\
+            % an escape line )\n2. 39-33) 19-23 *";
+        let g = &ok(text)[0];
+        assert_eq!(g.moves, ["32-28", "19-23"]);
+        assert_eq!(shape(&g.variations), ["0@1: 33-29 19-23 39-33"]);
+        assert!(g.variation_errors.is_empty(), "{:?}", g.variation_errors);
+    }
+
+    #[test]
+    fn a_bad_variation_is_left_out_with_its_line_and_the_game_reads() {
+        let text = "[Event \"x\"]\n1. 32-28 (1. 33-29\nhello 2. 39-33) 19-23\n\
+            2. 28x19 (2. 37-32 (( 17-22 )) 2... 17-21 (2... oops)) 14x23\n\
+            ( 3. 33-29 ) *";
+        let g = &ok(text)[0];
+        assert_eq!(g.moves, ["32-28", "19-23", "28x19", "14x23"]);
+        assert_eq!(shape(&g.variations), ["2@4: 37-32 17-21", "3@5: 33-29"]);
+        let errors: Vec<String> = g.variation_errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            errors,
+            [
+                "line 3: a variation is left out: 'hello' is not a move",
+                "line 4: a variation is left out: '(' must follow the move it replaces",
+                "line 4: a variation is left out: it holds no move",
+                "line 4: a variation is left out: 'oops' is not a move",
+            ]
+        );
+        // Before any move, a variation has nothing to replace.
+        let g = &ok("(1. 32-28) 1. 33-29 *")[0];
+        assert_eq!(g.moves, ["33-29"]);
+        assert!(g.variations.is_empty());
+        assert_eq!(g.variation_errors[0].line, 1);
+    }
+
+    #[test]
+    fn variations_nest_so_deep_at_most() {
+        let deep = |n: usize| {
+            format!(
+                "1. 32-28 {}{} 19-23 *",
+                "(1. 33-29 ".repeat(n),
+                ")".repeat(n)
+            )
+        };
+        let depth = |mut variations: &[PdnVariation]| {
+            let mut depth = 0;
+            while let Some(v) = variations.first() {
+                depth += 1;
+                variations = &v.variations;
+            }
+            depth
+        };
+        let g = &ok(&deep(MAX_NESTING))[0];
+        assert_eq!(depth(&g.variations), MAX_NESTING);
+        assert!(g.variation_errors.is_empty());
+        let g = &ok(&deep(MAX_NESTING + 5))[0];
+        assert_eq!(g.moves, ["32-28", "19-23"]);
+        assert_eq!(depth(&g.variations), MAX_NESTING);
+        assert_eq!(g.variation_errors.len(), 1);
+        assert!(g.variation_errors[0].message.contains("deep"));
     }
 
     #[test]
@@ -595,6 +820,20 @@ mod tests {
         }
     }
 
+    /// Whether variations hold the invariants of the module, in a line of
+    /// `moves` moves.
+    fn well_formed(variations: &[PdnVariation], moves: usize) -> bool {
+        variations
+            .windows(2)
+            .all(|w| w[0].replaces <= w[1].replaces)
+            && variations.iter().all(|v| {
+                v.replaces < moves
+                    && !v.moves.is_empty()
+                    && v.moves.len() == v.move_lines.len()
+                    && well_formed(&v.variations, v.moves.len())
+            })
+    }
+
     proptest::proptest! {
         #[test]
         fn any_text_reads_without_panic(text in "[\\[\\]{}()\"%;$!?.x:a-h0-9\\- \n\\\\*/]{0,80}") {
@@ -604,6 +843,10 @@ mod tests {
                     Ok(g) => {
                         proptest::prop_assert_eq!(g.moves.len(), g.move_lines.len());
                         proptest::prop_assert!(g.line >= 1 && g.line <= lines);
+                        proptest::prop_assert!(well_formed(&g.variations, g.moves.len()));
+                        for e in &g.variation_errors {
+                            proptest::prop_assert!(e.line >= 1 && e.line <= lines);
+                        }
                     }
                     Err(e) => proptest::prop_assert!(e.line >= 1 && e.line <= lines),
                 }

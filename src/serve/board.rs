@@ -6,9 +6,10 @@
 use serde_json::{json, Value};
 
 use super::http::{Query, Reply};
-use crate::analyse::input::read_pdn as read_pdn_units;
+use crate::analyse::input::read_pdn_games;
 use crate::game::{Game, GameResult};
 use crate::pdn::write::{game_pdn, move_text, GameTags};
+use crate::pdn::{PdnVariation, MAX_NESTING};
 use crate::rules::notation::{parse_move, parse_position, squares_of, to_fen, MoveSquares};
 use crate::rules::{Geometry, Move, MoveStyle, Piece, Position, Rules, Side, Square, VariantKind};
 
@@ -165,13 +166,11 @@ pub fn state_json<R: Rules>(game: &Game<R>) -> Value {
     })
 }
 
-/// The deepest variation inside variations a saved game may have.
-pub const MAX_NESTING: usize = 32;
-
 /// A game with its variations, read from the moves of `tree=` (Hub or
 /// PDN moves separated by spaces, each `(` ... `)` a line played instead
-/// of the move before it, as in PDN): its main line, and its move text
-/// numbered as PDN numbers it.
+/// of the move before it, as in PDN, [`MAX_NESTING`] deep at most, as the
+/// PDN reader reads them back): its main line, and its move text numbered
+/// as PDN numbers it.
 struct Tree {
     main: Vec<String>,
     words: Vec<String>,
@@ -312,17 +311,17 @@ fn tree_and_game<R: Rules>(query: &Query) -> Result<(Option<Tree>, Game<R>), Rep
 
 /// `POST /api/pdn`: reads the PDN of the body (games of another variant
 /// than `variant=` say so by their tags) and answers each game as a start
-/// position and moves the page replays, with the games that could not be
-/// read and why.
+/// position and moves the page replays, its variations with them (see
+/// [`line_json`]), with the games that could not be read and why.
 pub fn read_pdn(query: &Query, text: &str) -> Reply {
     let kind = match variant(query) {
         Ok(kind) => kind,
         Err(reply) => return reply,
     };
-    let (units, errors) = read_pdn_units(kind, text);
+    let (units, errors) = read_pdn_games(kind, text);
     let games: Vec<Value> = units
         .iter()
-        .map(|unit| {
+        .map(|(unit, pdn)| {
             let tag = |name: &str| {
                 unit.tags
                     .iter()
@@ -330,14 +329,21 @@ pub fn read_pdn(query: &Query, text: &str) -> Reply {
                     .map_or("?", |(_, v)| v.as_str())
                     .to_string()
             };
-            let (start, moves) = crate::rules::with_rules!(unit.game.variant(), R => {
-                unit.game.get::<R>().map_or((String::new(), Vec::new()), |game| {
+            let mut warnings: Vec<String> = pdn
+                .variation_errors
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let (start, moves, tree) = crate::rules::with_rules!(unit.game.variant(), R => {
+                unit.game.get::<R>().map_or((String::new(), Vec::new(), Vec::new()), |game| {
                     let moves: Vec<String> = game
                         .moves()
                         .iter()
                         .map(|&mv| crate::rules::notation::format_move::<R>(mv, MoveStyle::Hub))
                         .collect();
-                    (to_fen(game.start()), moves)
+                    let tree =
+                        line_json(*game.start(), game.moves(), &pdn.variations, &mut warnings);
+                    (to_fen(game.start()), moves, tree)
                 })
             });
             json!({
@@ -348,6 +354,8 @@ pub fn read_pdn(query: &Query, text: &str) -> Reply {
                 "event": tag("Event"),
                 "start": start,
                 "moves": moves,
+                "tree": tree,
+                "warnings": warnings,
             })
         })
         .collect();
@@ -356,4 +364,59 @@ pub fn read_pdn(query: &Query, text: &str) -> Reply {
     }
     let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
     Reply::json(&json!({ "games": games, "errors": errors }))
+}
+
+/// A line of legal `moves` from `start` with its `variations` (read, not
+/// yet replayed), as the page keeps it: each move its `hub` and `text`,
+/// and `variations`, the lines played instead of it, where it has any.
+/// A variation with a move that is not legal is left out, and `warnings`
+/// says so.
+fn line_json<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+    variations: &[PdnVariation],
+    warnings: &mut Vec<String>,
+) -> Vec<Value> {
+    let mut variations = variations.iter().peekable();
+    let mut pos = start;
+    let mut line = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
+        let mut entry = json!({
+            "hub": squares_of::<R>(mv).to_string(),
+            "text": move_text(&pos, mv),
+        });
+        let mut instead = Vec::new();
+        while let Some(variation) = variations.next_if(|v| v.replaces == i) {
+            match replay_variation(pos, variation) {
+                Ok(played) => instead.push(Value::Array(line_json(
+                    pos,
+                    &played,
+                    &variation.variations,
+                    warnings,
+                ))),
+                Err(why) => warnings.push(why),
+            }
+        }
+        if !instead.is_empty() {
+            entry["variations"] = Value::Array(instead);
+        }
+        line.push(entry);
+        pos = pos.play(mv);
+    }
+    line
+}
+
+/// The moves of `variation` from `pos`, or why one is not legal.
+fn replay_variation<R: Rules>(
+    mut pos: Position<R>,
+    variation: &PdnVariation,
+) -> Result<Vec<Move>, String> {
+    let mut played = Vec::with_capacity(variation.moves.len());
+    for (text, line) in variation.moves.iter().zip(&variation.move_lines) {
+        let mv = parse_move(&pos, text)
+            .map_err(|e| format!("line {line}: a variation is left out: move '{text}': {e}"))?;
+        played.push(mv);
+        pos = pos.play(mv);
+    }
+    Ok(played)
 }

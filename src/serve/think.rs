@@ -279,11 +279,25 @@ fn search_move<R: Rules>(
     }
 }
 
-/// Waits for a streaming search to say whether it started, then answers
-/// with its stream or its refusal.
-async fn stream_reply(ready: oneshot::Receiver<Result<(), Reply>>, stream: Reply) -> Reply {
-    match ready.await {
-        Ok(Ok(())) => stream,
+/// Where a streaming search says whether it started (or why not).
+type Ready = oneshot::Sender<Result<(), Reply>>;
+
+/// Starts a streaming search with `start` (given the request, the stream
+/// to send its events on and where to say that it started), waits for it
+/// to say whether it started, then answers with its stream or its refusal.
+async fn stream_search(
+    query: Query,
+    shared: Arc<Shared>,
+    client: Client,
+    start: impl FnOnce(&Query, &Arc<Shared>, &Client, EventStream, Ready) -> Result<(), Reply>,
+) -> Reply {
+    let (ready, is_ready) = oneshot::channel();
+    let (stream, receiver) = event_stream();
+    if let Err(reply) = start(&query, &shared, &client, stream, ready) {
+        return reply;
+    }
+    match is_ready.await {
+        Ok(Ok(())) => Reply::events(receiver),
         Ok(Err(reply)) => reply,
         Err(_) => Reply::error(500, "the search ended before it started"),
     }
@@ -319,15 +333,11 @@ impl End {
 /// `done` if the search ends by itself, `stopped` (with its `reason`) if
 /// it was told to stop.
 pub async fn analyse(query: Query, shared: Arc<Shared>, client: Client) -> Reply {
-    let (ready, is_ready) = oneshot::channel();
-    let (stream, receiver) = event_stream();
-    let started = variant(&query).and_then(|kind| {
-        crate::rules::with_rules!(kind, R => start_analysis::<R>(&query, &shared, &client, stream, ready))
-    });
-    if let Err(reply) = started {
-        return reply;
-    }
-    stream_reply(is_ready, Reply::events(receiver)).await
+    stream_search(query, shared, client, |query, shared, client, stream, ready| {
+        let kind = variant(query)?;
+        crate::rules::with_rules!(kind, R => start_analysis::<R>(query, shared, client, stream, ready))
+    })
+    .await
 }
 
 fn start_analysis<R: Rules>(
@@ -335,7 +345,7 @@ fn start_analysis<R: Rules>(
     shared: &Arc<Shared>,
     client: &Client,
     stream: EventStream,
-    ready: oneshot::Sender<Result<(), Reply>>,
+    ready: Ready,
 ) -> Result<(), Reply> {
     let game = ongoing::<R>(query)?;
     let lines = query.number("lines", 1.0, 10.0, 1.0)? as usize;
@@ -413,15 +423,11 @@ fn stream_analysis<R: Rules>(
 /// (summary, graph, mistakes), or `stopped` if told to stop. Closing the
 /// stream stops it.
 pub async fn review(query: Query, shared: Arc<Shared>, client: Client) -> Reply {
-    let (ready, is_ready) = oneshot::channel();
-    let (stream, receiver) = event_stream();
-    let started = variant(&query).and_then(|kind| {
-        crate::rules::with_rules!(kind, R => start_review::<R>(&query, &shared, &client, stream, ready))
-    });
-    if let Err(reply) = started {
-        return reply;
-    }
-    stream_reply(is_ready, Reply::events(receiver)).await
+    stream_search(query, shared, client, |query, shared, client, stream, ready| {
+        let kind = variant(query)?;
+        crate::rules::with_rules!(kind, R => start_review::<R>(query, shared, client, stream, ready))
+    })
+    .await
 }
 
 fn start_review<R: Rules>(
@@ -429,7 +435,7 @@ fn start_review<R: Rules>(
     shared: &Arc<Shared>,
     client: &Client,
     stream: EventStream,
-    ready: oneshot::Sender<Result<(), Reply>>,
+    ready: Ready,
 ) -> Result<(), Reply> {
     let game = replay::<R>(query)?;
     if game.moves().is_empty() {

@@ -39,15 +39,24 @@ function onwards(n) {
 
 const hubs = (nodes) => nodes.map((n) => n.hub).join(' ');
 
-// A game of `moves` alone (Hub forms), shown from its start.
-function setMainLine(moves) {
+// A game of the moves of `line` (each its `hub`, its `text` and the
+// `variations` played instead of it, lines as `line` is, as /api/pdn
+// reads them), shown from its start.
+function setTree(line) {
   game.root = node(null, null, null);
-  let x = game.root;
-  for (const hub of moves) {
-    const next = node(hub, null, x);
-    x.children.push(next);
-    x = next;
-  }
+  const grow = (from, moves) => {
+    let x = from;
+    for (const m of moves) {
+      let next = x.children.find((c) => c.hub === m.hub);
+      if (!next) {
+        next = node(m.hub, m.text, x);
+        x.children.push(next);
+      }
+      for (const other of m.variations || []) grow(x, other);
+      x = next;
+    }
+  };
+  grow(game.root, line);
   game.at = game.root;
 }
 
@@ -611,7 +620,7 @@ function newGame(start) {
   stopThinking();
   notify('');
   game.start = start || '';
-  setMainLine([]);
+  setTree([]);
   game.players = ['White', 'Black'];
   game.reading = false;
   $('report').textContent = '';
@@ -815,13 +824,14 @@ async function loadPdn(text) {
 // side, and plays once the player has moved.
 function openGame(i) {
   const g = pdnGames[i];
-  notify('');
+  const left = g.warnings.length;
+  notify(left > 0 ? `${left} variation(s) left out: ${g.warnings[0]}` : '');
   game.variant = g.variant;
   $('variant').value = g.variant;
   request++;
   stopThinking();
   game.start = g.start;
-  setMainLine(g.moves);
+  setTree(g.tree);
   game.players = [g.white, g.black].map((name, side) => (name && name !== '?' ? name : ['White', 'Black'][side]));
   game.reading = true;
   $('report').textContent = '';
