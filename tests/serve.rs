@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+#[path = "common/harness.rs"]
+mod harness;
+
 #[path = "common/browser.rs"]
 mod browser;
 #[path = "common/serve_process.rs"]
@@ -116,7 +119,6 @@ impl Events {
     }
 }
 
-#[test]
 fn the_state_of_a_game_under_the_rules() {
     let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
@@ -159,7 +161,6 @@ fn the_state_of_a_game_under_the_rules() {
     assert!(over["legal"].as_array().unwrap().is_empty());
 }
 
-#[test]
 fn bad_requests_are_refused_with_a_reason() {
     let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
@@ -190,7 +191,6 @@ fn bad_requests_are_refused_with_a_reason() {
     assert_eq!(get_json(a, "/api/state")["side"], "white");
 }
 
-#[test]
 fn pdn_out_and_back_and_the_engine_move() {
     let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
@@ -221,7 +221,6 @@ fn pdn_out_and_back_and_the_engine_move() {
     }
 }
 
-#[test]
 fn analysis_streams_until_the_reader_goes_and_frees_its_place() {
     let server = Served::start(&["--max-searches", "1"], Stdio::inherit());
     let a = &server.address;
@@ -368,7 +367,6 @@ fn a_long_game(address: &str, plies: usize) -> Vec<String> {
     moves
 }
 
-#[test]
 fn the_page_plays_and_analyses_in_a_browser() {
     with_board("the page", |server, mut page| {
         // Both sides by clicks: a move each, then White's capture.
@@ -462,7 +460,6 @@ fn the_page_plays_and_analyses_in_a_browser() {
     });
 }
 
-#[test]
 fn a_bad_fen_is_refused_and_the_game_goes_on() {
     with_board("a bad FEN", |_server, mut page| {
         click_move(&mut page, 32, 28, 1);
@@ -485,7 +482,6 @@ fn a_bad_fen_is_refused_and_the_game_goes_on() {
     });
 }
 
-#[test]
 fn a_pdn_read_error_stays_in_sight() {
     with_board("a PDN with an error", |_server, mut page| {
         load_pdn(
@@ -503,7 +499,6 @@ fn a_pdn_read_error_stays_in_sight() {
     });
 }
 
-#[test]
 fn the_moves_after_the_one_shown_keep_their_numbers_and_notation() {
     with_board("a game read from PDN", |_server, mut page| {
         load_pdn(&mut page, "1. 32-28 19-23 2. 28x19 14x23 *\n", 4);
@@ -525,7 +520,6 @@ fn the_moves_after_the_one_shown_keep_their_numbers_and_notation() {
     });
 }
 
-#[test]
 fn the_move_list_follows_the_move_shown() {
     with_board("a long game", |server, mut page| {
         let moves = a_long_game(&server.address, 120);
@@ -550,7 +544,6 @@ fn the_move_list_follows_the_move_shown() {
     });
 }
 
-#[test]
 fn analysis_of_another_position_does_not_linger_after_stop() {
     with_board("analysis stopped", |_server, mut page| {
         click_move(&mut page, 32, 28, 1);
@@ -581,7 +574,6 @@ fn analysis_of_another_position_does_not_linger_after_stop() {
     });
 }
 
-#[test]
 fn a_click_on_a_captures_path_keeps_the_piece_picked() {
     with_board("a capture's path", |_server, mut page| {
         click_move(&mut page, 32, 28, 1);
@@ -600,7 +592,6 @@ fn a_click_on_a_captures_path_keeps_the_piece_picked() {
     });
 }
 
-#[test]
 fn a_loaded_game_keeps_the_engines_side() {
     with_board("the engine's side", |_server, mut page| {
         set(&mut page, "movetime", "0.2");
@@ -621,7 +612,6 @@ fn a_loaded_game_keeps_the_engines_side() {
     });
 }
 
-#[test]
 fn bad_seconds_are_refused_and_the_engine_still_answers() {
     with_board("bad seconds", |_server, mut page| {
         set(&mut page, "movetime", "0.2");
@@ -636,7 +626,6 @@ fn bad_seconds_are_refused_and_the_engine_still_answers() {
     });
 }
 
-#[test]
 fn the_evaluation_bar_turns_with_the_board() {
     with_board("the board flipped", |_server, mut page| {
         // White's part of the bar is at the bottom, then at the top.
@@ -649,7 +638,6 @@ fn the_evaluation_bar_turns_with_the_board() {
     });
 }
 
-#[test]
 fn the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable() {
     with_board("a review", |_server, mut page| {
         load_pdn(
@@ -680,7 +668,6 @@ fn the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable() {
     });
 }
 
-#[test]
 fn russian_moves_are_written_in_algebraic_notation() {
     with_board("Russian draughts", |server, mut page| {
         set(&mut page, "variant", "russian");
@@ -704,7 +691,6 @@ fn russian_moves_are_written_in_algebraic_notation() {
     });
 }
 
-#[test]
 fn the_result_is_shown_large() {
     with_board("a game over", |_server, mut page| {
         load_fen(&mut page, "B:W28:B", 1);
@@ -724,7 +710,6 @@ fn the_result_is_shown_large() {
     });
 }
 
-#[test]
 fn an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board() {
     with_board("clickable lines", |_server, mut page| {
         click_move(&mut page, 32, 28, 1);
@@ -777,7 +762,6 @@ fn an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board() {
     });
 }
 
-#[test]
 fn a_capture_is_entered_square_by_square() {
     with_board("a capture by its squares", |_server, mut page| {
         // 33 takes 28 landing on 22, then 17 (to 11) or 18 (to 13).
@@ -808,7 +792,6 @@ fn a_capture_is_entered_square_by_square() {
     });
 }
 
-#[test]
 fn a_game_is_saved_with_its_variations() {
     let server = Served::start(&[], Stdio::inherit());
     let a = &server.address;
@@ -886,7 +869,6 @@ fn a_game_is_saved_with_its_variations() {
     assert!(refused(a, &format!("/api/pdn?tree={deep}"), 400).contains("deep"));
 }
 
-#[test]
 fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
     with_board("a variation", |_server, mut page| {
         for (from, to, count) in [(32, 28, 1), (19, 23, 2), (28, 19, 3)] {
@@ -963,7 +945,6 @@ fn a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved() {
     });
 }
 
-#[test]
 fn two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing() {
     with_board("two captures to one square", |_server, mut page| {
         // English checkers, Black to move: 6 reaches 22 over 9 and 17
@@ -997,4 +978,125 @@ fn two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing() {
         page.wait_for(&format!("{MOVES} === 1"), Duration::from_secs(10));
         assert_eq!(page.eval(white), serde_json::json!([9, 17, 32]));
     });
+}
+
+/// The tests that open the board in a browser.
+const CHROMIUM: Option<harness::Need> = Some(harness::Need {
+    name: "Chromium",
+    missing: browser::missing,
+});
+
+fn main() {
+    harness::run(&[
+        (
+            "the_state_of_a_game_under_the_rules",
+            None,
+            the_state_of_a_game_under_the_rules,
+        ),
+        (
+            "bad_requests_are_refused_with_a_reason",
+            None,
+            bad_requests_are_refused_with_a_reason,
+        ),
+        (
+            "pdn_out_and_back_and_the_engine_move",
+            None,
+            pdn_out_and_back_and_the_engine_move,
+        ),
+        (
+            "analysis_streams_until_the_reader_goes_and_frees_its_place",
+            None,
+            analysis_streams_until_the_reader_goes_and_frees_its_place,
+        ),
+        (
+            "the_page_plays_and_analyses_in_a_browser",
+            CHROMIUM,
+            the_page_plays_and_analyses_in_a_browser,
+        ),
+        (
+            "a_bad_fen_is_refused_and_the_game_goes_on",
+            CHROMIUM,
+            a_bad_fen_is_refused_and_the_game_goes_on,
+        ),
+        (
+            "a_pdn_read_error_stays_in_sight",
+            CHROMIUM,
+            a_pdn_read_error_stays_in_sight,
+        ),
+        (
+            "the_moves_after_the_one_shown_keep_their_numbers_and_notation",
+            CHROMIUM,
+            the_moves_after_the_one_shown_keep_their_numbers_and_notation,
+        ),
+        (
+            "the_move_list_follows_the_move_shown",
+            CHROMIUM,
+            the_move_list_follows_the_move_shown,
+        ),
+        (
+            "analysis_of_another_position_does_not_linger_after_stop",
+            CHROMIUM,
+            analysis_of_another_position_does_not_linger_after_stop,
+        ),
+        (
+            "a_click_on_a_captures_path_keeps_the_piece_picked",
+            CHROMIUM,
+            a_click_on_a_captures_path_keeps_the_piece_picked,
+        ),
+        (
+            "a_loaded_game_keeps_the_engines_side",
+            CHROMIUM,
+            a_loaded_game_keeps_the_engines_side,
+        ),
+        (
+            "bad_seconds_are_refused_and_the_engine_still_answers",
+            CHROMIUM,
+            bad_seconds_are_refused_and_the_engine_still_answers,
+        ),
+        (
+            "the_evaluation_bar_turns_with_the_board",
+            CHROMIUM,
+            the_evaluation_bar_turns_with_the_board,
+        ),
+        (
+            "the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable",
+            CHROMIUM,
+            the_review_names_the_players_of_the_pdn_and_its_graph_is_clickable,
+        ),
+        (
+            "russian_moves_are_written_in_algebraic_notation",
+            CHROMIUM,
+            russian_moves_are_written_in_algebraic_notation,
+        ),
+        (
+            "the_result_is_shown_large",
+            CHROMIUM,
+            the_result_is_shown_large,
+        ),
+        (
+            "an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board",
+            CHROMIUM,
+            an_analysis_line_is_drawn_as_an_arrow_and_clicked_onto_the_board,
+        ),
+        (
+            "a_capture_is_entered_square_by_square",
+            CHROMIUM,
+            a_capture_is_entered_square_by_square,
+        ),
+        (
+            "a_game_is_saved_with_its_variations",
+            None,
+            a_game_is_saved_with_its_variations,
+        ),
+        (
+            "a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved",
+            CHROMIUM,
+            a_move_tried_beside_the_game_is_kept_as_a_variation_and_saved,
+        ),
+        (
+            "two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing",
+            CHROMIUM,
+            two_captures_to_one_square_are_told_apart_by_a_piece_or_a_landing,
+        ),
+    ]);
 }
