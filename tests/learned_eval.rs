@@ -22,9 +22,10 @@ use tempo::rules::{
 use tempo::search::tt::Table;
 use tempo::search::SearchResources;
 use tempo::train::average::average;
-use tempo::train::data::{read_file as read_data, DataWriter, Recipe};
+use tempo::train::data::{read_file as read_data, DataWriter};
 use tempo::train::driver::EpochReport;
 use tempo::train::pattern_fit::{fit, FitConfig, Fitted, Samples};
+use tempo::train::recipe::Recipe;
 use tempo::train::selfplay::{play_game, run as selfplay, SelfplayConfig};
 
 /// The state of each window `pairs` row pairs high whose first row pair is

@@ -17,10 +17,11 @@ use tempo::rules::notation::parse_fen;
 use tempo::rules::{Brazilian, VariantKind};
 use tempo::search::resources::{EvalSource, ResourceSettings};
 use tempo::search::SearchResources;
-use tempo::train::data::{read_file, DataWriter, Recipe};
+use tempo::train::data::{read_file, DataWriter};
 use tempo::train::distinct::distinct;
 use tempo::train::driver::EpochReport;
 use tempo::train::network_fit::{fit_network, NetworkConfig, NetworkSamples};
+use tempo::train::recipe::Recipe;
 use tempo::train::selfplay::{run as selfplay, SelfplayConfig};
 
 fn scratch(name: &str) -> PathBuf {

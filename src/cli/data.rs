@@ -13,9 +13,10 @@ use super::VariantParser;
 use crate::pdn::read_games;
 use crate::rules::{Rules, VariantKind};
 use crate::search::SearchResources;
-use crate::train::data::{file_variant, read_file, read_recipe, Census, Recipe};
+use crate::train::data::{file_variant, read_file, read_recipe, Census};
 use crate::train::label::{played_game, run as label, LabelConfig, PlayedGame};
 use crate::train::merge::merge;
+use crate::train::recipe::Recipe;
 
 /// Arguments of `tempo data`.
 #[derive(Debug, Args)]

@@ -10,7 +10,7 @@ use crate::search::resources::{
     EvalSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
 };
 #[cfg(feature = "trainer")]
-use crate::train::data::Recipe;
+use crate::train::recipe::Recipe;
 
 /// Where the searches' weights and endgame tables come from.
 #[derive(Clone, Debug, Args)]

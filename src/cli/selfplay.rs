@@ -14,7 +14,8 @@ use super::VariantParser;
 use crate::rules::{Geometry, Rules, VariantKind};
 use crate::search::resources::EvalSource;
 use crate::search::SearchResources;
-use crate::train::data::{DataWriter, Existing, Recipe};
+use crate::train::data::{DataWriter, Existing};
+use crate::train::recipe::Recipe;
 use crate::train::selfplay::{run as play, Progress, SelfplayConfig};
 
 /// Arguments of `tempo selfplay`.

@@ -1,5 +1,6 @@
 //! PDN (Portable Draughts Notation), read and written.
 //!
+//! - `lexer` cuts the text into tag pairs, parentheses and words;
 //! - `read`: the games of a text, each as its tags, its main-line move
 //!   texts, its variations and its result (text alone, no rules);
 //! - `write`: the PDN text of a game given as a start position and legal
@@ -8,6 +9,7 @@
 //!
 //! It uses the rules core only (to write moves and positions).
 
+mod lexer;
 pub mod read;
 pub mod write;
 

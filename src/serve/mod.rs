@@ -257,6 +257,8 @@ async fn connection(
 /// The page and its parts, built into the binary.
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
+const TREE_SCRIPT: &str = include_str!("page/tree.js");
+const PDN_SCRIPT: &str = include_str!("page/pdn.js");
 const STYLE: &str = include_str!("page/app.css");
 
 /// Answers one request: refused unless it is for this server from its
@@ -308,6 +310,8 @@ async fn route(
     match (method, path) {
         (_, "/" | "/index.html") if read => Reply::text(PAGE, "text/html; charset=utf-8"),
         (_, "/app.js") if read => Reply::text(SCRIPT, "text/javascript; charset=utf-8"),
+        (_, "/tree.js") if read => Reply::text(TREE_SCRIPT, "text/javascript; charset=utf-8"),
+        (_, "/pdn.js") if read => Reply::text(PDN_SCRIPT, "text/javascript; charset=utf-8"),
         (_, "/app.css") if read => Reply::text(STYLE, "text/css; charset=utf-8"),
         (Method::GET, "/api/variants") => board::variants(),
         (Method::GET, "/api/levels") => think::levels(),
@@ -333,7 +337,7 @@ async fn route(
             Err(reply) => reply,
         },
         (Method::POST, "/api/cancel") => cancel(&query, &shared, client()),
-        (_, "/" | "/index.html" | "/app.js" | "/app.css") => {
+        (_, "/" | "/index.html" | "/app.js" | "/tree.js" | "/pdn.js" | "/app.css") => {
             Reply::error(405, format!("{path} answers GET and HEAD only"))
         }
         (_, "/api/variants" | "/api/levels" | "/api/state")

@@ -47,6 +47,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use super::recipe::{Recipe, MAX_RECIPE, RECIPE_HEADER, RECIPE_MAGIC};
 use crate::checksum::fnv1a;
 use crate::rules::{Position, Rules, Side, VariantKind};
 
@@ -55,10 +56,6 @@ const VERSION: u32 = 1;
 const HEADER: usize = 40;
 const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 const CHUNK_HEADER: usize = 24;
-const RECIPE_MAGIC: &[u8; 4] = b"RCPE";
-const RECIPE_HEADER: usize = 16;
-/// The longest recipe text read.
-const MAX_RECIPE: usize = 1 << 16;
 /// Bytes of one record.
 pub const RECORD: usize = 32;
 
@@ -144,86 +141,6 @@ impl Record {
             score: i16::from_le_bytes([b[26], b[27]]),
             ply: u16::from_le_bytes([b[28], b[29]]),
         })
-    }
-}
-
-/// What made a data file: the command, every option that changes which
-/// positions it holds or how they are labelled, and the build. A run that
-/// resumes a file must have the file's recipe.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Recipe(Vec<(String, String)>);
-
-impl Recipe {
-    /// The recipe with `key` set to `value` (added at the end).
-    pub fn with(mut self, key: &str, value: impl fmt::Display) -> Recipe {
-        self.0.push((key.to_string(), value.to_string()));
-        self
-    }
-
-    /// Its entries, in order.
-    pub fn entries(&self) -> &[(String, String)] {
-        &self.0
-    }
-
-    /// What differs between this recipe (a file's) and `now` (a run's),
-    /// one phrase per key: `nodes 4000 in the file, 200 now`.
-    pub fn differences(&self, now: &Recipe) -> Vec<String> {
-        let value = |recipe: &Recipe, key: &str| {
-            recipe
-                .0
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
-        let mut keys: Vec<&str> = self.0.iter().map(|(k, _)| k.as_str()).collect();
-        for (k, _) in &now.0 {
-            if !keys.contains(&k.as_str()) {
-                keys.push(k);
-            }
-        }
-        keys.into_iter()
-            .filter_map(|key| {
-                let (was, is) = (value(self, key), value(now, key));
-                (was != is).then(|| {
-                    let shown = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
-                    format!("{key} {} in the file, {} now", shown(was), shown(is))
-                })
-            })
-            .collect()
-    }
-
-    /// The `key=value` lines.
-    fn text(&self) -> String {
-        self.0.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
-    }
-
-    /// The recipe's bytes in the file.
-    fn encode(&self) -> Vec<u8> {
-        let text = self.text();
-        let mut out = Vec::with_capacity(RECIPE_HEADER + text.len());
-        out.extend_from_slice(RECIPE_MAGIC);
-        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-        out.extend_from_slice(&fnv1a(text.as_bytes()).to_le_bytes());
-        out.extend_from_slice(text.as_bytes());
-        out
-    }
-
-    /// Reads the text of a recipe.
-    fn parse(text: &str) -> Option<Recipe> {
-        text.lines()
-            .map(|line| {
-                let (k, v) = line.split_once('=')?;
-                Some((k.to_string(), v.to_string()))
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(Recipe)
-    }
-}
-
-impl fmt::Display for Recipe {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pairs: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        f.write_str(&pairs.join(" "))
     }
 }
 

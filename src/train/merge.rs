@@ -16,7 +16,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::data::{file_start, is_sound_chunk, read_spans, DataError, Recipe};
+use super::data::{file_start, is_sound_chunk, read_spans, DataError};
+use super::recipe::Recipe;
 use crate::files;
 use crate::rules::VariantKind;
 

@@ -20,5 +20,6 @@ pub mod label;
 pub mod merge;
 pub mod network_fit;
 pub mod pattern_fit;
+pub mod recipe;
 pub mod selfplay;
 pub mod sets;
