@@ -16,7 +16,7 @@ use crate::search::SearchResources;
 use crate::train::data::{file_variant, read_file, read_recipe, Census};
 use crate::train::label::{played_game, run as label, LabelConfig, PlayedGame};
 use crate::train::merge::merge;
-use crate::train::recipe::Recipe;
+use crate::train::recipe::{file_entry, Recipe};
 
 /// Arguments of `tempo data`.
 #[derive(Debug, Args)]
@@ -168,15 +168,8 @@ fn run_from_pdn<R: Rules>(args: &FromPdnArgs) -> Result<ExitCode, String> {
         .with("command", "data from-pdn")
         .with("build", BUILD);
     for file in &args.files {
-        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let name = file.file_name().map_or_else(
-            || file.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        recipe = recipe.with(
-            "pdn",
-            format!("{name} fnv1a {:016x}", crate::checksum::fnv1a(&bytes)),
-        );
+        let entry = file_entry(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        recipe = recipe.with("pdn", entry);
     }
     let recipe = recipe
         .with("depth", args.depth)

@@ -10,7 +10,7 @@ use crate::search::resources::{
     EvalSource, ResourceSettings, DEFAULT_EGDB_PIECES, MAX_EGDB_PIECES,
 };
 #[cfg(feature = "trainer")]
-use crate::train::recipe::Recipe;
+use crate::train::recipe::{file_entry, Recipe};
 
 /// Where the searches' weights and endgame tables come from.
 #[derive(Clone, Debug, Args)]
@@ -61,16 +61,8 @@ impl ResourceArgs {
     pub fn recipe(&self, recipe: Recipe, hand_eval: bool, loaded_egdb_pieces: u32) -> Recipe {
         let eval = match &self.eval_file {
             _ if hand_eval => "hand-written terms".to_string(),
-            Some(path) => {
-                let name = path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                match std::fs::read(path) {
-                    Ok(bytes) => format!("{name} fnv1a {:016x}", crate::checksum::fnv1a(&bytes)),
-                    Err(_) => name,
-                }
-            }
+            // The file was loaded already: it can be read.
+            Some(path) => file_entry(path).unwrap_or_else(|_| path.display().to_string()),
             None if self.eval_network => "built-in network".to_string(),
             None => "built-in patterns".to_string(),
         };

@@ -87,6 +87,17 @@ impl Recipe {
     }
 }
 
+/// A file as a recipe names it: its name (not its folder, which differs
+/// from machine to machine) and the FNV-1a checksum of its contents.
+pub fn file_entry(path: &std::path::Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(format!("{name} fnv1a {:016x}", fnv1a(&bytes)))
+}
+
 impl fmt::Display for Recipe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pairs: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
